@@ -1,0 +1,5 @@
+import sys
+
+from site_builder.cli import main
+
+sys.exit(main())

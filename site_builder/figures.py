@@ -1,0 +1,124 @@
+"""The figure registry: every number a reader sees, with the results cell it comes from.
+
+A figure's text is formatted once, in Python, by the model side; the registry checks it equals the
+cell its source names (read from the results file with the table reader), records which pages show
+it, and writes ``figures.json``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder import mdtables
+from site_builder.errors import BuildError
+from site_builder.results_doc import ResultsDoc, Value
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s or "x"
+
+
+def row_anchor(section: str, row: tuple[str, ...]) -> str:
+    """The id of a table row on a rendered results page (section slug, then the row's identifying cells)."""
+    return f"{slug(section)}--{slug(' '.join(row))}"
+
+
+@dataclass(frozen=True)
+class Source:
+    """A results cell: the file (as shown to readers), section title, identifying row cells, column header."""
+
+    file: str
+    section: str
+    row: tuple[str, ...]
+    column: str
+    page: str  # site path of the page that renders this results file, e.g. "cit/experiment/results/"
+
+    def describe(self) -> str:
+        return f"{self.file} § {self.section} › {' / '.join(self.row)} › {self.column}"
+
+    def href(self) -> str:
+        return f"{self.page}#{row_anchor(self.section, self.row)}"
+
+
+@dataclass(frozen=True)
+class Figure:
+    key: str
+    value: Value
+    text: str
+    source: Source
+
+
+@dataclass
+class ResultsFile:
+    """A results markdown file figures may point at: where it is on disk and where it is rendered."""
+
+    label: str
+    path: Path
+    page: str
+    title: str
+
+
+@dataclass
+class Registry:
+    figures: dict[str, Figure] = field(default_factory=dict)
+    used_on: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, fig: Figure) -> None:
+        if fig.key in self.figures:
+            raise BuildError(f"figure registry: key {fig.key!r} registered twice")
+        self.figures[fig.key] = fig
+
+    def add_doc(self, doc: ResultsDoc, results: ResultsFile) -> None:
+        for c in doc.keyed_cells():
+            self.add(Figure(c.key, c.value, c.text, Source(results.label, c.section, (c.row,), c.column, results.page)))
+
+    def get(self, key: str) -> Figure:
+        return self.figures[key]
+
+    def use(self, key: str, page: str) -> Figure:
+        fig = self.figures[key]
+        self.used_on.setdefault(key, set()).add(page)
+        return fig
+
+    def check_cells(self, files: dict[str, ResultsFile]) -> int:
+        """Every figure's text equals the cell its source names. Returns the number checked."""
+        parsed: dict[str, list[mdtables.MdSection]] = {}
+        for fig in self.figures.values():
+            src = fig.source
+            if src.file not in files:
+                raise BuildError(f"figure {fig.key}: source file {src.file} is not a known results file")
+            if src.file not in parsed:
+                path = files[src.file].path
+                parsed[src.file] = mdtables.parse(path.read_text(encoding="utf-8"), str(path))
+            cell = mdtables.find_cell(parsed[src.file], src.section, src.row, src.column)
+            if cell is None:
+                raise BuildError(f"figure {fig.key}: {src.describe()}: expected a cell there, found none")
+            if cell != fig.text:
+                raise BuildError(
+                    f"figure {fig.key}: {src.describe()}: the model gives {fig.text!r}, the cell reads {cell!r}"
+                )
+        return len(self.figures)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "figures": [
+                {
+                    "key": f.key,
+                    "text": f.text,
+                    "value": f.value,
+                    "source": {
+                        "file": f.source.file,
+                        "section": f.source.section,
+                        "row": list(f.source.row),
+                        "column": f.source.column,
+                        "page": f.source.page,
+                        "anchor": row_anchor(f.source.section, f.source.row),
+                    },
+                    "pages": sorted(self.used_on.get(f.key, ())),
+                }
+                for f in sorted(self.figures.values(), key=lambda f: f.key)
+            ]
+        }

@@ -1,0 +1,71 @@
+"""A results.md rendered as a page: an anchor on every section heading and every table row."""
+
+from __future__ import annotations
+
+from html import escape
+
+from markdown_it import MarkdownIt
+
+from site_builder import mdtables
+from site_builder.figures import row_anchor, slug
+
+
+def row_ids(table: mdtables.MdTable, section: str) -> list[str]:
+    """Each row's anchor: the section, then the fewest leading cells that tell the row apart."""
+    width = 1
+    while width < len(table.columns):
+        keys = [tuple(r[:width]) for r in table.rows]
+        if len(set(keys)) == len(keys):
+            break
+        width += 1
+    return [row_anchor(section, tuple(r[:width])) for r in table.rows]
+
+
+def render_results(text: str, file: str, md: MarkdownIt) -> tuple[str, list[tuple[str, str]]]:
+    """HTML of a results file and its table of contents [(anchor, title)]."""
+    sections = mdtables.parse(text, file)
+    tables = {t.line: (s.title, t) for s in sections for t in s.tables}
+    heading_lines = {s.line: s for s in sections if s.level}
+    out: list[str] = []
+    toc: list[tuple[str, str]] = []
+    buf: list[str] = []
+    lines = text.splitlines()
+
+    def flush() -> None:
+        if buf:
+            out.append(md.render("\n".join(buf)))
+            buf.clear()
+
+    i = 0
+    while i < len(lines):
+        n = i + 1
+        if n in heading_lines:
+            flush()
+            s = heading_lines[n]
+            level = max(2, s.level) if s.level > 1 else 1
+            if level == 1:
+                i += 1
+                continue  # the page template prints the title
+            sid = slug(s.title)
+            toc.append((sid, s.title))
+            out.append(f'<h{level} id="{sid}"><a class="anchor" href="#{sid}">{md.renderInline(s.title)}</a></h{level}>')
+            i += 1
+            continue
+        if n in tables:
+            flush()
+            section, t = tables[n]
+            ids = row_ids(t, section)
+            head = "".join(f"<th>{md.renderInline(c)}</th>" for c in t.columns)
+            body = []
+            for rid, r in zip(ids, t.rows, strict=True):
+                cells = "".join(f"<td>{md.renderInline(c)}</td>" for c in r)
+                body.append(f'<tr id="{escape(rid)}">{cells}</tr>')
+            out.append(
+                f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+            )
+            i += 2 + len(t.rows)
+            continue
+        buf.append(lines[i])
+        i += 1
+    flush()
+    return "\n".join(out), toc

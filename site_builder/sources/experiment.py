@@ -1,0 +1,233 @@
+"""The vendored DeMo fixed-band experiment: results.json, results.md and the 32 runs' eval curves.
+
+Everything is validated on load; a problem raises an InputError naming the file and the key path
+or line number.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import InputError, describe
+from site_builder.sources.validate import Reader
+
+EXPERIMENT = "demo-fixed-band"
+RESULTS_JSON = f"{EXPERIMENT}/tinystories-gpu/results.json"
+RESULTS_MD = f"{EXPERIMENT}/tinystories-gpu/results.md"
+CURVES = f"{EXPERIMENT}/curves"
+
+# <dataset>-<variant>[-<band>]-k16-<chunking>[-enob<E>-p<P>][-agc<N>][-fbsent]-lr<rate>-s<seed>
+RUN_NAME = re.compile(
+    r"^(?P<group>(?P<dataset>[a-z]+)-(?P<variant>adamw|topk|band|calib|optics)"
+    r"(?:-(?P<band>low|high|zigzag|random|calib))?"
+    r"(?:-k(?P<k>\d+)-(?P<chunking>1d|2d)(?P<chunk>\d+))?"
+    r"(?:-enob(?P<enob>[\d.]+)-p(?P<planes>\d+))?"
+    r"(?:-agc(?P<agc>\d+))?(?P<fbsent>-fbsent)?"
+    r"-lr(?P<lr>[\d.e-]+))-s(?P<seed>\d+)$"
+)
+
+
+@dataclass(frozen=True)
+class EvalPoint:
+    step: int
+    val_loss: float
+    train_loss: float
+    payload_bytes: float
+    wire_bytes: float
+    seconds: float
+    clip_rate: float | None
+    clip_rate_interval: float | None
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    group: str
+    seed: int
+    config: dict[str, Any]
+    n_params: int
+    payload_per_step: int
+    payload_int64_per_step: int
+    wire_per_step: float
+    evals: tuple[EvalPoint, ...]
+    vocab: int
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    group: str
+    label: str
+    variant: str
+    seeds: int
+    final_val: float
+    final_val_sd: float
+    payload_per_step: int
+    payload_int64_per_step: int
+    wire_per_step: float
+    ratio_vs_dense: float
+    reached: str
+
+
+@dataclass(frozen=True)
+class ExperimentData:
+    target: float
+    rows: tuple[ResultRow, ...]
+    energy: dict[str, dict[str, float]]
+    runs: dict[str, Run]
+    results_md_path: Path
+
+    def row(self, group: str) -> ResultRow:
+        for r in self.rows:
+            if r.group == group:
+                return r
+        raise KeyError(group)
+
+    def runs_of(self, group: str) -> list[Run]:
+        return sorted((r for r in self.runs.values() if r.group == group), key=lambda r: r.seed)
+
+
+def _load_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(str(path), "file", "an experiment results file", "no such file") from None
+    try:
+        return json.loads(text, parse_constant=lambda c: float(c))
+    except json.JSONDecodeError as e:
+        raise InputError(str(path), f"line {e.lineno} column {e.colno}", "valid JSON", e.msg) from None
+
+
+def load_results_json(path: Path) -> tuple[float, tuple[ResultRow, ...], dict[str, dict[str, float]]]:
+    rd = Reader(str(path))
+    doc = rd.mapping(_load_json(path), "top level")
+    target = rd.num(doc, "target", "")
+    rows = []
+    for i, raw in enumerate(rd.list(rd.key(doc, "rows", ""), "rows")):
+        p = f"rows[{i}]"
+        r = rd.mapping(raw, p)
+        row = ResultRow(
+            group=rd.str(r, "group", p),
+            label=rd.str(r, "label", p),
+            variant=rd.str(r, "variant", p),
+            seeds=rd.int(r, "seeds", p, minimum=1),
+            final_val=rd.num(r, "final_val", p),
+            final_val_sd=rd.num(r, "final_val_sd", p, minimum=0.0),
+            payload_per_step=rd.int(r, "payload_per_step", p, minimum=1),
+            payload_int64_per_step=rd.int(r, "payload_int64_per_step", p, minimum=1),
+            wire_per_step=rd.num(r, "wire_per_step", p, minimum=0.0),
+            ratio_vs_dense=rd.num(r, "ratio_vs_dense", p, minimum=0.0),
+            reached=rd.str(r, "reached", p),
+        )
+        rd.opt_num(r, "steps_to_target", p)
+        if not RUN_NAME.match(row.group + "-s0"):
+            raise rd.fail(f"{p}.group", "a run group name like tinystories-band-low-k16-1d256-lr0.001", row.group)
+        rows.append(row)
+    if not rows:
+        raise rd.fail("rows", "at least one row", [])
+    energy: dict[str, dict[str, float]] = {}
+    for run, table in rd.mapping(rd.key(doc, "energy", ""), "energy").items():
+        t = rd.mapping(table, f"energy.{run}")
+        energy[run] = {k: rd.num(t, k, f"energy.{run}", minimum=0.0) for k in t}
+    return target, tuple(rows), energy
+
+
+def load_run(path: Path) -> Run:
+    label = str(path)
+    name = path.name.removesuffix(".jsonl")
+    m = RUN_NAME.match(name)
+    if m is None:
+        raise InputError(label, "file name", "a run name like tinystories-adamw-lr0.003-s0", repr(name))
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError(label, "file", "a run curve", "no such file") from None
+    if not lines:
+        raise InputError(label, "line 1", "a config record", "an empty file")
+    records = []
+    for n, line in enumerate(lines, start=1):
+        try:
+            records.append(json.loads(line, parse_constant=lambda c: float(c)))
+        except json.JSONDecodeError as e:
+            raise InputError(label, f"line {n} column {e.colno}", "one JSON object per line", e.msg) from None
+    rd = Reader(label)
+    head = rd.mapping(records[0], "line 1")
+    if head.get("type") != "config":
+        raise rd.fail("line 1.type", "'config'", head.get("type"))
+    if rd.str(head, "name", "line 1") != name:
+        raise rd.fail("line 1.name", f"the file's run name {name!r}", head["name"])
+    cfg = rd.mapping(rd.key(head, "config", "line 1"), "line 1.config")
+    seed = rd.int(cfg, "seed", "line 1.config")
+    if seed != int(m["seed"]):
+        raise rd.fail("line 1.config.seed", f"{int(m['seed'])} (the seed in the run name)", seed)
+    variant = rd.str(cfg, "variant", "line 1.config")
+    if variant != m["variant"]:
+        raise rd.fail("line 1.config.variant", f"{m['variant']!r} (the variant in the run name)", variant)
+    lr = rd.num(cfg, "lr", "line 1.config")
+    if lr != float(m["lr"]):
+        raise rd.fail("line 1.config.lr", f"{m['lr']} (the rate in the run name)", lr)
+    for k in ("workers", "batch", "block", "n_layer", "n_embd", "steps", "eval_every", "chunk"):
+        rd.int(cfg, k, "line 1.config", minimum=1)
+    rd.num(cfg, "keep", "line 1.config", minimum=0.0)
+    evals: list[EvalPoint] = []
+    for n, rec in enumerate(records[1:], start=2):
+        p = f"line {n}"
+        r = rd.mapping(rec, p)
+        if r.get("type") != "eval":
+            raise rd.fail(f"{p}.type", "'eval'", r.get("type"))
+        step = rd.int(r, "step", p, minimum=1)
+        if evals and step <= evals[-1].step:
+            raise rd.fail(f"{p}.step", f"a step after {evals[-1].step} (steps in order)", step)
+        evals.append(
+            EvalPoint(
+                step=step,
+                val_loss=rd.num(r, "val_loss", p),
+                train_loss=rd.num(r, "train_loss", p),
+                payload_bytes=rd.num(r, "payload_bytes", p, minimum=0.0),
+                wire_bytes=rd.num(r, "wire_bytes", p, minimum=0.0),
+                seconds=rd.num(r, "seconds", p, minimum=0.0),
+                clip_rate=rd.num(r, "clip_rate", p, minimum=0.0) if "clip_rate" in r else None,
+                clip_rate_interval=(
+                    rd.num(r, "clip_rate_interval", p, minimum=0.0) if "clip_rate_interval" in r else None
+                ),
+            )
+        )
+    if not evals:
+        raise InputError(label, "line 2", "at least one eval record", "none")
+    return Run(
+        name=name,
+        group=m["group"],
+        seed=seed,
+        config=cfg,
+        n_params=rd.int(head, "n_params", "line 1", minimum=1),
+        payload_per_step=rd.int(head, "payload_bytes_per_step", "line 1", minimum=1),
+        payload_int64_per_step=rd.int(head, "payload_bytes_int64_per_step", "line 1", minimum=1),
+        wire_per_step=rd.num(head, "wire_bytes_per_step", "line 1", minimum=0.0),
+        evals=tuple(evals),
+        vocab=rd.int(rd.mapping(rd.key(head, "data", "line 1"), "line 1.data"), "vocab", "line 1.data", minimum=1),
+    )
+
+
+def load_experiment(vendor: Path) -> ExperimentData:
+    """Load and validate the vendored experiment (assumes the pins were verified)."""
+    target, rows, energy = load_results_json(vendor / RESULTS_JSON)
+    curves = vendor / CURVES
+    if not curves.is_dir():
+        raise InputError(str(curves), "folder", "the experiment's run curves", "no such folder")
+    runs = {r.name: r for r in (load_run(p) for p in sorted(curves.glob("*.jsonl")))}
+    groups = {r.group for r in rows}
+    for run in runs.values():
+        if run.group not in groups:
+            raise InputError(
+                str(curves / f"{run.name}.jsonl"), "file name", "a run of a group in results.json", run.group
+            )
+    for i, row in enumerate(rows):
+        n = sum(1 for r in runs.values() if r.group == row.group)
+        if n != row.seeds:
+            raise InputError(
+                str(vendor / RESULTS_JSON), f"rows[{i}].seeds", f"{n} (run curves found)", describe(row.seeds)
+            )
+    return ExperimentData(target, rows, energy, runs, vendor / RESULTS_MD)
