@@ -43,7 +43,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    opts = Options(project=args.project.resolve(), out=getattr(args, "out", None), vendor=args.vendor, reference=args.reference)
+    opts = Options(
+        project=args.project.resolve(), out=getattr(args, "out", None), vendor=args.vendor, reference=args.reference
+    )
     try:
         if args.command == "build":
             build(opts)

@@ -38,8 +38,15 @@ def _experiment(inputs: Inputs) -> ResultsDoc:
     return build_experiment_results(inputs.experiment)
 
 
+def _analysis(inputs: Inputs) -> ResultsDoc:
+    from site_builder.results.analysis import build_analysis_results
+
+    return build_analysis_results()
+
+
 PRODUCERS: tuple[Producer, ...] = (
     Producer("experiment", "cit/experiment/derived/", "Experiment, recomputed", "cit", _experiment),
+    Producer("analysis", "fopttrn/analysis/results/", "Analysis results", "fopttrn", _analysis),
 )
 
 
@@ -53,4 +60,6 @@ def vendored_results(vendor: Path) -> ResultsFile:
 
 
 def produced_results(project: Path, p: Producer) -> ResultsFile:
-    return ResultsFile(label=f"data/{p.name}/results.md", path=project / "data" / p.name / "results.md", page=p.page, title=p.nav_title)
+    return ResultsFile(
+        label=f"data/{p.name}/results.md", path=project / "data" / p.name / "results.md", page=p.page, title=p.nav_title
+    )

@@ -48,7 +48,9 @@ def render_results(text: str, file: str, md: MarkdownIt) -> tuple[str, list[tupl
                 continue  # the page template prints the title
             sid = slug(s.title)
             toc.append((sid, s.title))
-            out.append(f'<h{level} id="{sid}"><a class="anchor" href="#{sid}">{md.renderInline(s.title)}</a></h{level}>')
+            out.append(
+                f'<h{level} id="{sid}"><a class="anchor" href="#{sid}">{md.renderInline(s.title)}</a></h{level}>'
+            )
             i += 1
             continue
         if n in tables:

@@ -65,7 +65,7 @@ class SiteWriter:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        self.written: list[str] = []
+        self.written: dict[str, str] = {}  # page url -> the file it was made from
         self.uses_plotly = False
 
     # -- helpers -----------------------------------------------------------------------------
@@ -86,7 +86,7 @@ class SiteWriter:
             {"title": "Every number", "items": [{"title": "Figure index", "url": "figures/"}]},
         ]
 
-    def _render(self, template: str, url: str, **ctx: Any) -> None:
+    def _render(self, template: str, url: str, made_from: str, **ctx: Any) -> None:
         root = root_of(url)
 
         def fig(key: str) -> Markup:
@@ -100,7 +100,9 @@ class SiteWriter:
             tpl = self.env.get_template(template)
             html = tpl.render(root=root, url=url, site_title=SITE_TITLE, nav=self.nav(), fig=fig, **ctx)
         except jinja2.TemplateSyntaxError as e:
-            raise BuildError(f"templates/{e.name or template}: line {e.lineno}: expected valid Jinja, found {e.message}") from None
+            raise BuildError(
+                f"templates/{e.name or template}: line {e.lineno}: expected valid Jinja, found {e.message}"
+            ) from None
         except jinja2.TemplateNotFound as e:
             raise BuildError(f"templates/{e.name}: file: expected a template, found no such file") from None
         except jinja2.UndefinedError as e:
@@ -108,7 +110,7 @@ class SiteWriter:
         path = self.out / url / "index.html"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(html, encoding="utf-8")
-        self.written.append(url)
+        self.written[url] = made_from
 
     # -- pages -----------------------------------------------------------------------------------
     def write_content(self, page: Page) -> None:
@@ -121,11 +123,14 @@ class SiteWriter:
         self._render(
             f"{page.template}.html",
             page.url,
+            page.label,
             page=page,
             title=page.title,
             body=Markup(body),
             charts=charts,
-            chart_data={k: Markup(json.dumps(v, separators=(",", ":")).replace("</", "<\\/")) for k, v in payloads.items()},
+            chart_data={
+                k: Markup(json.dumps(v, separators=(",", ":")).replace("</", "<\\/")) for k, v in payloads.items()
+            },
         )
 
     def write_results_pages(self) -> None:
@@ -135,6 +140,7 @@ class SiteWriter:
             self._render(
                 "results.html",
                 rf.page,
+                rf.label,
                 title=rf.title,
                 body=Markup(body),
                 toc=toc,
@@ -157,7 +163,15 @@ class SiteWriter:
                     "pages": [{"url": root + p, "title": p or "home"} for p in pages],
                 }
             )
-        self._render("figures.html", "figures/", title="Every number on the site", rows=rows, charts=[], chart_data={})
+        self._render(
+            "figures.html",
+            "figures/",
+            "templates/figures.html",
+            title="Every number on the site",
+            rows=rows,
+            charts=[],
+            chart_data={},
+        )
 
     def write_static(self) -> None:
         shutil.copytree(STATIC, self.out / "assets")
@@ -189,7 +203,9 @@ class SiteWriter:
         n = 0
         for html in sorted(self.out.rglob("*.html")):
             text = html.read_text(encoding="utf-8")
-            page = html.relative_to(self.out).as_posix()
+            rel = html.relative_to(self.out).as_posix()
+            url = rel.removesuffix("index.html")
+            page = f"{self.written[url]} (page /{url})" if url in self.written else rel
             for attr, link in HREF.findall(text):
                 parts = urlsplit(link)
                 if parts.scheme or link.startswith("//"):
@@ -203,7 +219,9 @@ class SiteWriter:
                 if not target.is_relative_to(self.out.resolve()) or not target.is_file():
                     raise BuildError(f"{page}: link {link!r}: expected a page or file of the site, found none")
                 if parts.fragment and unquote(parts.fragment) not in ids_of(target):
-                    raise BuildError(f"{page}: link {link!r}: expected an element with id {parts.fragment!r}, found none")
+                    raise BuildError(
+                        f"{page}: link {link!r}: expected an element with id {parts.fragment!r}, found none"
+                    )
                 n += 1
         return n
 

@@ -8,17 +8,17 @@ backward rules are this analysis's own and are written out in each docstring.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .ops import CADD, CMUL, Ops, bins, padded_length, rfft
 
 
 @dataclass(frozen=True)
 class BlockCost:
-    fwd_seq: Ops = Ops()
-    bwd_seq: Ops = Ops()
-    fwd_step: Ops = Ops()
-    bwd_step: Ops = Ops()
+    fwd_seq: Ops = field(default_factory=Ops)
+    bwd_seq: Ops = field(default_factory=Ops)
+    fwd_step: Ops = field(default_factory=Ops)
+    bwd_step: Ops = field(default_factory=Ops)
 
     def __add__(self, o: BlockCost) -> BlockCost:
         return BlockCost(
@@ -27,7 +27,9 @@ class BlockCost:
 
     def scaled(self, k: int) -> BlockCost:
         """The same block repeated k times (k layers)."""
-        return BlockCost(self.fwd_seq.scaled(k), self.bwd_seq.scaled(k), self.fwd_step.scaled(k), self.bwd_step.scaled(k))
+        return BlockCost(
+            self.fwd_seq.scaled(k), self.bwd_seq.scaled(k), self.fwd_step.scaled(k), self.bwd_step.scaled(k)
+        )
 
 
 def dense_matrix(m: int, n: int, s: int) -> BlockCost:

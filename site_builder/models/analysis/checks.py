@@ -8,6 +8,7 @@ central finite differences of the loss sum_i g[i] y[i].
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -45,14 +46,14 @@ def _rel(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _finite_difference(
-    loss_of: object, x: np.ndarray, idx: np.ndarray, step: float
+    loss_of: Callable[[np.ndarray], float], x: np.ndarray, idx: np.ndarray, step: float
 ) -> np.ndarray:
     out = np.empty(len(idx))
     for t, j in enumerate(idx):
         xp, xm = x.copy(), x.copy()
         xp[j] += step
         xm[j] -= step
-        out[t] = (loss_of(xp) - loss_of(xm)) / (2 * step)  # type: ignore[operator]
+        out[t] = (loss_of(xp) - loss_of(xm)) / (2 * step)
     return out
 
 

@@ -1,0 +1,64 @@
+"""Browser fixtures: the site built once, served on loopback, and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import Options, build
+from tests.conftest import PROJECT, REFERENCE, VENDOR
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("browser") / "site"
+    build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
+    return out
+
+
+@pytest.fixture(scope="session")
+def server(site_dir: Path) -> Iterator[str]:
+    handler = functools.partial(QuietHandler, directory=str(site_dir))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def pages(site_dir: Path) -> list[str]:
+    """Every HTML page of the site, as a path below the server root."""
+    return sorted(p.relative_to(site_dir).as_posix().removesuffix("index.html") for p in site_dir.rglob("index.html"))

@@ -1,0 +1,97 @@
+"""Pages load cleanly offline: no console errors, no request off the local server, links and anchors resolve."""
+
+from __future__ import annotations
+
+from urllib.parse import urldefrag, urljoin
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+LINKS = "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
+
+
+def test_no_console_errors_and_no_request_leaves_the_server(browser, server, pages):
+    page = browser.new_page()
+    errors: list[str] = []
+    outside: list[str] = []
+    failed: list[str] = []
+    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    page.on("request", lambda r: None if r.url.startswith(server) else outside.append(r.url))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    for path in pages:
+        page.goto(server + path, wait_until="networkidle")
+    page.close()
+    assert errors == []
+    assert outside == []
+    assert failed == []
+
+
+def test_internal_links_and_anchors_resolve(browser, server, pages):
+    page = browser.new_page()
+    targets: dict[str, set[str]] = {}
+    for path in pages:
+        page.goto(server + path)
+        for href in page.evaluate(LINKS):
+            if not href.startswith(server):
+                continue
+            url, frag = urldefrag(href)
+            targets.setdefault(url, set()).add(frag)
+    assert len(targets) >= len(pages)
+    for url, frags in sorted(targets.items()):
+        resp = page.goto(url)
+        assert resp is not None and resp.status == 200, url
+        missing = [f for f in frags if f and not page.evaluate("id => !!document.getElementById(id)", f)]
+        assert missing == [], f"{url}: no element with id {missing[:5]}"
+    page.close()
+
+
+def test_a_figure_link_lands_on_the_row_that_holds_it(browser, server):
+    page = browser.new_page()
+    page.goto(server + "cit/")
+    fig = page.locator('.fig[data-fig="exp.final.B"]').first
+    text = fig.text_content()
+    href = fig.get_attribute("href")
+    page.goto(urljoin(server + "cit/", href))
+    frag = urldefrag(href)[1]
+    row_text = page.evaluate("id => document.getElementById(id).textContent", frag)
+    assert text in row_text
+    page.close()
+
+
+def test_hover_shows_the_source(browser, server):
+    page = browser.new_page()
+    page.goto(server + "cit/")
+    fig = page.locator('.fig[data-fig="exp.final.A"]').first
+    fig.hover()
+    content = fig.evaluate("e => getComputedStyle(e, '::after').content")
+    assert "Source: " in content and "results.md" in content
+    page.close()
+
+
+def test_loss_chart_switches_axis_and_toggles_series(browser, server):
+    page = browser.new_page()
+    page.goto(server + "cit/")
+    page.wait_for_selector('#chart-loss_curves[data-ready="true"]')
+    title = "() => document.querySelector('#chart-loss_curves .xtitle').textContent"
+    assert page.evaluate(title) == "Training step"
+    page.click('#chart-loss_curves button[data-axis="wire"]')
+    assert "wire" in page.evaluate(title)
+    visible = (
+        "() => document.querySelector('#chart-loss_curves .js-plotly-plot').data.filter(t => t.visible === true).length"
+    )
+    before = page.evaluate(visible)
+    legend = page.locator("#chart-loss_curves g.traces", has=page.locator("text.legendtext", has_text="A · AdamW"))
+    legend.locator("rect.legendtoggle").click()
+    page.wait_for_function(f"() => ({visible})() < {before}", timeout=5000)
+    assert page.evaluate(visible) < before
+    page.close()
+
+
+def test_plotly_only_on_pages_with_a_chart(site_dir, pages):
+    for path in pages:
+        html = (site_dir / path / "index.html").read_text(encoding="utf-8")
+        has_chart = 'class="chart"' in html
+        assert ("plotly.min.js" in html) == has_chart, path

@@ -1,0 +1,42 @@
+"""Every figure on every page equals, character for character, the results cell it names."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.browser.cells import cells, source_path
+
+pytestmark = pytest.mark.browser
+
+COLLECT = """() => Array.from(document.querySelectorAll('.fig')).map(e => ({
+  key: e.dataset.fig, text: e.textContent, file: e.dataset.file, section: e.dataset.section,
+  row: e.dataset.row, col: e.dataset.col, href: e.getAttribute('href')}))"""
+
+
+def test_every_figure_equals_its_cell(browser, server, pages):
+    tables: dict[str, dict] = {}
+    page = browser.new_page()
+    checked = 0
+    for path in pages:
+        page.goto(server + path)
+        for f in page.evaluate(COLLECT):
+            if f["file"] not in tables:
+                tables[f["file"]] = cells(source_path(f["file"]))
+            found = tables[f["file"]].get((f["section"], tuple(json.loads(f["row"])), f["col"]))
+            assert found, f"{path}: {f['key']}: no cell {f['section']} / {f['row']} / {f['col']} in {f['file']}"
+            assert len(found) == 1, f"{path}: {f['key']}: the cell is ambiguous in {f['file']}"
+            assert f["text"] == found[0], f"{path}: {f['key']} shows {f['text']!r}, the cell reads {found[0]!r}"
+            checked += 1
+    page.close()
+    assert checked > 100
+
+
+def test_every_registered_figure_is_shown_somewhere(browser, server, site_dir):
+    index = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
+    page = browser.new_page()
+    page.goto(server + "figures/")
+    shown = {f["key"] for f in page.evaluate(COLLECT)}
+    page.close()
+    assert shown == {f["key"] for f in index}

@@ -1,0 +1,110 @@
+"""The experiment model reproduces the experiment's own results and the steps ladder."""
+
+from __future__ import annotations
+
+import pytest
+
+from site_builder import fmt
+from site_builder.models import experiment as m
+from site_builder.results.experiment import build_experiment_results, groups_by_id, ladder_targets
+
+
+def test_final_losses_equal_results_json_to_the_bit(experiment):
+    for row in experiment.rows:
+        f = m.final_loss(experiment.runs_of(row.group))
+        assert f.mean == row.final_val, row.group
+        assert f.sd == row.final_val_sd, row.group
+
+
+@pytest.mark.parametrize(
+    ("cid", "text"),
+    [
+        ("A", "1.646 ± 0.005"),
+        ("B", "1.785 ± 0.007"),
+        ("C-1d256", "3.124 ± 0.008"),
+        ("C-2d64", "3.158 ± 0.009"),
+        ("D", "3.087 ± 0.027"),
+        ("E-enob8-p8", "3.017 ± 0.000"),
+    ],
+)
+def test_final_loss_printed_as_results_md_prints_it(experiment, cid, text):
+    row = groups_by_id(experiment)[cid]
+    f = m.final_loss(experiment.runs_of(row.group))
+    assert fmt.mean_sd(f.mean, f.sd) == text
+
+
+def test_bytes_reproduce_every_row_of_results_json(experiment):
+    for row in experiment.rows:
+        run = experiment.runs_of(row.group)[0]
+        c = run.config
+        shapes = m.gpt_tensor_shapes(c["n_layer"], c["n_embd"], run.vocab, c["block"])
+        b = m.step_bytes(c["variant"], shapes, c["chunk_mode"], c["chunk"], c["keep"], c["workers"])
+        assert (b.payload, b.payload_int64, b.wire) == (
+            row.payload_per_step,
+            row.payload_int64_per_step,
+            row.wire_per_step,
+        ), row.group
+
+
+def test_collective_formulas():
+    assert m.ring_allreduce_wire(31_666_944, 8) == 55_417_152
+    assert m.ring_allgather_wire(1_979_184, 8) == 13_854_288
+    assert m.ring_allgather_wire(3_957_960, 8) == 27_705_720
+
+
+def test_topk_int64_payload(experiment):
+    row = groups_by_id(experiment)["B"]
+    assert fmt.integer(row.payload_int64_per_step) == "9,895,920"
+
+
+def test_index_bytes_and_chunking():
+    assert m.index_bytes(4096) == 2 and m.index_bytes(256) == 1 and m.index_bytes(64) == 1 and m.index_bytes(1) == 1
+    assert m.chunks_of((1152, 384), "2d", 64) == (108, 4096)
+    assert m.chunks_of((384,), "2d", 64) == (6, 64)  # 1-D tensors fall back to runs
+    assert m.chunks_of((384,), "1d", 256) == (2, 192)  # DeMo's divisor rule
+    assert m.chunks_of((384,), "1d", 256, pow2=True) == (3, 128)  # the optics' power-of-two rule
+    assert m.keep_count(4096, 1 / 16) == 256 and m.keep_count(10, 1 / 16) == 1
+
+
+def steps(experiment, cid: str, target: float) -> m.Steps:
+    return m.steps_to(experiment.runs_of(groups_by_id(experiment)[cid].group), target)
+
+
+def test_steps_ladder_published_values(experiment):
+    assert steps(experiment, "A", 3.158).mean == 400
+    assert steps(experiment, "B", 3.158).mean == 400
+    exact = steps(experiment, "C-1d256", 3.158)
+    assert exact.per_seed == (2600, 2800, 2600)
+    assert fmt.grouped(exact.mean) == "2,667"
+    assert steps(experiment, "E-enob8-p8", 3.158).mean == 1800
+    assert steps(experiment, "A", 1.785).mean == 2000
+
+
+def test_not_reached_counts_seeds(experiment):
+    s = steps(experiment, "A", 1.646)
+    assert s.mean is None and (s.reached, len(s.per_seed)) == (1, 3)
+    assert steps(experiment, "E-enob6-p8", 3.158).mean is None
+
+
+def test_ladder_includes_the_required_targets(experiment):
+    targets = {fmt.fixed(t, 3) for _, t in ladder_targets(experiment)}
+    assert {"3.158", "2.700", "1.785", "1.646"} <= targets
+
+
+def test_steps_cells_in_the_derived_results(experiment):
+    doc = build_experiment_results(experiment)
+    cells = {c.key: c.text for c in doc.keyed_cells()}
+    assert cells["exp.steps.A.3.158"] == "400"
+    assert cells["exp.steps.C-1d256.3.158"] == "2,667"
+    assert cells["exp.steps.E-enob8-p8.3.158"] == "1,800"
+    assert cells["exp.steps.A.1.785"] == "2,000"
+    assert cells["exp.steps.A.1.646"] == "not reached (1/3)"
+    assert cells["exp.bytes.band.wire"] == "13,854,288"
+    assert cells["exp.bytes.A.wire"] == "55,417,152"
+    assert cells["exp.bytes.band.wire_vs_A"] == "4.0x"
+
+
+def test_mean_curve_spans_seeds(experiment):
+    c = m.mean_curve(experiment.runs_of(groups_by_id(experiment)["A"].group))
+    assert c.steps[0] == 200 and c.steps[-1] == 3000
+    assert all(lo <= mu <= hi for lo, mu, hi in zip(c.low, c.mean, c.high, strict=True))
