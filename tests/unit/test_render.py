@@ -1,0 +1,66 @@
+"""Markdown figure references, results-page anchors and the results.md table reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from site_builder import mdtables
+from site_builder.content import Page, check_fig_keys
+from site_builder.errors import InputError
+from site_builder.figures import Figure, Registry, Source
+from site_builder.render.markdown import make_markdown
+from site_builder.render.results_page import render_results
+
+RESULTS = """# Title
+
+## 1. First
+
+| Run | Tensor | Value |
+|---|---|---|
+| C, 1d 64 | momentum | 0.145 |
+| C, 1d 64 | delta | 0.000 |
+| B, 2d 64 | momentum | a \\| b |
+"""
+
+
+def registry() -> Registry:
+    reg = Registry()
+    src = Source("data/x/results.md", "1. First", ("C, 1d 64", "delta"), "Value", "x/results/")
+    reg.add(Figure("x.delta", 0.0, "0.000", src))
+    return reg
+
+
+def test_fig_reference_renders_text_key_and_source():
+    reg = registry()
+    html = make_markdown().render("Kept :fig[x.delta] of it.", {"registry": reg, "page": "p/", "root": "../"})
+    assert ">0.000</a>" in html
+    assert 'data-fig="x.delta"' in html
+    assert 'href="../x/results/#1-first--c-1d-64-delta"' in html
+    assert reg.used_on == {"x.delta": {"p/"}}
+
+
+def test_unknown_key_names_file_and_line(tmp_path):
+    page = Page(tmp_path / "a.md", "content/a.md", "a/", "A", "page", "one\ntwo :fig[nope]\n", 5)
+    with pytest.raises(InputError, match=r"content/a\.md: line 6: expected a registered figure key, found 'nope'"):
+        check_fig_keys(page, registry().figures)
+
+
+def test_table_reader_finds_cells_by_leading_cells():
+    secs = mdtables.parse(RESULTS, "r.md")
+    assert mdtables.find_cell(secs, "1. First", ("C, 1d 64", "delta"), "Value") == "0.000"
+    assert mdtables.find_cell(secs, "1. First", ("B, 2d 64",), "Value") == "a | b"
+    assert mdtables.find_cell(secs, "1. First", ("Z",), "Value") is None
+
+
+def test_bad_table_row_is_an_error():
+    with pytest.raises(InputError, match=r"r\.md: line 8: expected a table row of 3 cells, found 2 cells"):
+        mdtables.parse(RESULTS.replace("| 0.000 |", ""), "r.md")
+
+
+def test_results_page_has_unique_row_anchors_that_figures_link_to():
+    html, toc = render_results(RESULTS, "r.md", make_markdown())
+    assert toc == [("1-first", "1. First")]
+    assert 'id="1-first--c-1d-64-momentum"' in html and 'id="1-first--c-1d-64-delta"' in html
+    assert 'id="1-first--b-2d-64-momentum"' in html
+    fig = registry().get("x.delta")
+    assert f'id="{fig.source.href().split("#")[1]}"' in html
