@@ -61,7 +61,7 @@ def load_inputs(opts: Options) -> Inputs:
         raise InputError(str(presets_path), where, "valid YAML", str(getattr(e, "problem", e))) from None
     if not isinstance(presets, dict):
         raise InputError(str(presets_path), "top level", "a mapping", type(presets).__name__)
-    return Inputs(experiment, presets)
+    return Inputs(experiment, presets, str(presets_path))
 
 
 def produce(inputs: Inputs) -> dict[str, ResultsDoc]:

@@ -19,6 +19,7 @@ class Inputs:
 
     experiment: ExperimentData
     presets: dict[str, object]
+    presets_label: str
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,19 @@ def _analysis(inputs: Inputs) -> ResultsDoc:
     return build_analysis_results()
 
 
+def _simulation(inputs: Inputs) -> ResultsDoc:
+    from site_builder.models.simulation.presets import presets_from_mapping
+    from site_builder.results.sim_inputs import sim_inputs_from
+    from site_builder.results.simulation import build_simulation_results
+
+    presets = presets_from_mapping(inputs.presets, inputs.presets_label)
+    return build_simulation_results(sim_inputs_from(inputs.experiment), presets)
+
+
 PRODUCERS: tuple[Producer, ...] = (
     Producer("experiment", "cit/experiment/derived/", "Experiment, recomputed", "cit", _experiment),
     Producer("analysis", "fopttrn/analysis/results/", "Analysis results", "fopttrn", _analysis),
+    Producer("simulation", "cit/simulation/results/", "Simulation results", "cit", _simulation),
 )
 
 

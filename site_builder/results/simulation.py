@@ -29,14 +29,23 @@ from site_builder.models.simulation.module import (
     stage_rates,
 )
 from site_builder.models.simulation.presets import MFU, Presets
-from site_builder.results_doc import Cell, ResultsDoc, Section
+from site_builder.results_doc import Cell, ResultsDoc
 
 TARGET = 3.158
 HOME = "2dc4.100gbe"
 WAN8 = "2dc4.8gbps"
-SHOWN_TOPOLOGIES = ("1dc8", "2dc4.100gbe", "2dc4.25gbe", "2dc4.8gbps", "2dc4.400g", "2dc4.800g", "8dc1.100gbe", "8dc1.25gbe")
+SHOWN_TOPOLOGIES = (
+    "1dc8",
+    "2dc4.100gbe",
+    "2dc4.25gbe",
+    "2dc4.8gbps",
+    "2dc4.400g",
+    "2dc4.800g",
+    "8dc1.100gbe",
+    "8dc1.25gbe",
+)
 SHARED_WAN_VARIANTS = (("A", "free"), ("Cp", "free"), ("Ep", "free"))
-SHARED_WAN_LOADS = (0.0, 0.3, 0.6, 0.9)
+SHARED_WAN_LOADS = (0.0, 0.5, 0.9)
 SHARED_WAN_SYNCS = 200
 SHARED_WAN_SEED = 20261129
 SHARED_WAN_SPREAD_SEEDS = (1, 2)
@@ -190,7 +199,9 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         "all-gather sends (W−1) payloads; C′ ring all-reduces the band; in E′ every worker sends its whole delta "
         "to the module in its switch port, so it sends more than any band variant (the switch then sums)."
     )
-    t = s1.table("Variant", "Payload, bytes", "Model wire, bytes", "Experiment wire, bytes", "Wire vs AdamW", "Payload vs AdamW")
+    t = s1.table(
+        "Variant", "Payload, bytes", "Model wire, bytes", "Experiment wire, bytes", "Wire vs AdamW", "Payload vs AdamW"
+    )
     one_dc = topos["1dc8"]
     a_wire = wire_bytes_per_worker(plans[("1dc8", "A", None)].rounds)
     a_payload = cf.payload_bytes(inputs, cf.VARIANTS["A"])
@@ -282,8 +293,15 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         f"{fmt.grouped(FPGA_VALUES_PER_S / 1e9)} G values/s (illustrative). Latency "
         f"{fmt.fixed(MODULE_LATENCY_S * 1e6, 0)} µs (illustrative)."
     )
-    t = s3.table("Budget", "Port, G values/s", "Optics, G values/s", "Compute, G values/s", "FPGA, G values/s",
-                 "Binding stage", "Module time per step")
+    t = s3.table(
+        "Budget",
+        "Port, G values/s",
+        "Optics, G values/s",
+        "Compute, G values/s",
+        "FPGA, G values/s",
+        "Binding stage",
+        "Module time per step",
+    )
     for b in BUDGETS:
         spec = base.with_budget(b)
         rates = stage_rates(spec)
@@ -300,14 +318,22 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         )
     stop = budget_stops_binding(base)
     t = s3.table("Quantity", "Value")
-    t.add("Budget above which the transform stops binding", cell(_gflops(stop), stop, "sim.module.budget_stops_binding.gflops"))
+    t.add(
+        "Budget above which the transform stops binding",
+        cell(_gflops(stop), stop, "sim.module.budget_stops_binding.gflops"),
+    )
     port_values = stage_rates(base)["port"]
     t.add("Port rate", cell(fmt.unit(port_values / 1e9, 1, "G values/s"), port_values, "sim.module.port_gvalues"))
     direct = port_values * 2 * (CHUNK // 16)
-    t.add("Band computed directly at the port rate (16 multiply-adds per value)",
-          cell(_gflops(direct), direct, "sim.module.direct_band_gflops"))
+    t.add(
+        "Band computed directly at the port rate (16 multiply-adds per value)",
+        cell(_gflops(direct), direct, "sim.module.direct_band_gflops"),
+    )
     fft = port_values * base.flops_per_value
-    t.add("Whole-chunk FFT at the port rate (20 FLOPs per value)", cell(_gflops(fft), fft, "sim.module.fft_at_port_gflops"))
+    t.add(
+        "Whole-chunk FFT at the port rate (20 FLOPs per value)",
+        cell(_gflops(fft), fft, "sim.module.fft_at_port_gflops"),
+    )
     s3.text(
         "The results home page puts the whole-chunk fast transform at 100 GFLOP/s (4 multiply-adds per value); "
         "our convention, 2.5·n·log2 n FLOPs per real FFT, gives 20 FLOPs per value and 250 GFLOP/s. Power: "
@@ -365,7 +391,9 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
             cell(fmt.pct(e.module / e.total, 1), e.module / e.total, f"sim.energy.module_share.{v}{sfx}")
             if e.module
             else "none",
-            cell(fmt.unit(total / 1e3, 2, "kJ"), total, f"sim.energy.{v}{sfx}.kj") if total is not None else "not reached",
+            cell(fmt.unit(total / 1e3, 2, "kJ"), total, f"sim.energy.{v}{sfx}.kj")
+            if total is not None
+            else "not reached",
         )
 
     # 6. hot spots ----------------------------------------------------------------------------------------
@@ -375,8 +403,15 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         "included) to its slowest operation: the link, or the module's port when the port caps the sender; the "
         "module's stream is charged to its binding stage; GPU compute includes the band's or top-k's transform."
     )
-    resources = ("GPU compute", "intra-DC link", "module port", "module optics", "module compute", "module FPGA",
-                 "inter-DC link")
+    resources = (
+        "GPU compute",
+        "intra-DC link",
+        "module port",
+        "module optics",
+        "module compute",
+        "module FPGA",
+        "inter-DC link",
+    )
     t = s6.table("Variant", *resources)
     hot_data: dict[str, dict[str, float]] = {}
     for v, b in ROWS:
@@ -434,8 +469,24 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
             {"e": "E", "c": "C (exact)", "m": "measured"}[basis],
             cell(text, value if value is not None else text, key),
             fmt.fixed(value * 8 / 1e9, 2) if value is not None else "·",
-            c.wins if c.value is not None else c.wins,
+            c.wins,
         )
+    sc_r, si_r = float(round(steps_basis("Cp", "m"))), float(round(steps_basis("A", "m")))
+
+    def adv_r(bw: float) -> float:
+        return sc_r * cf.step_time_at_wan(inputs, presets, "Cp", home, bw) - si_r * cf.step_time_at_wan(
+            inputs, presets, "A", home, bw
+        )
+
+    c = crossing(adv_r, *WAN_SWEEP)
+    text, value = _crossing_text(c, _gbps)
+    t.add(
+        "C′ vs A (measured, C's mean steps rounded to a whole step)",
+        "measured, rounded",
+        cell(text, value if value is not None else text, "sim.breakeven.wan.Cp_vs_A.m_rounded.gbps"),
+        fmt.fixed(value * 8 / 1e9, 2) if value is not None else "·",
+        c.wins,
+    )
     s7.text(
         f"(b) Compute budget, transform charged, from {fmt.grouped(BUDGET_SWEEP[0] / 1e9)} to "
         f"{fmt.grouped(BUDGET_SWEEP[1] / 1e9)} GFLOP/s; every row uses E's single-seed steps (a hypothesis)."
@@ -447,10 +498,13 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
             topo = topos[tk]
             sc, si = steps_basis(ch, "e"), steps_basis(inc, "e")
 
-            def adv_b(g: float, ch: str = ch, inc: str = inc, topo: Topology = topo, sc: float = sc, si: float = si) -> float:
-                return sc * cf.build_plan(inputs, presets, ch, topo, g).time - si * cf.build_plan(
-                    inputs, presets, inc, topo, g
-                ).time
+            def adv_b(
+                g: float, ch: str = ch, inc: str = inc, topo: Topology = topo, sc: float = sc, si: float = si
+            ) -> float:
+                return (
+                    sc * cf.build_plan(inputs, presets, ch, topo, g).time
+                    - si * cf.build_plan(inputs, presets, inc, topo, g).time
+                )
 
             c = crossing(adv_b, *BUDGET_SWEEP)
             text, value = _crossing_text(c, _gflops)
@@ -470,8 +524,9 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         (c for c in inputs.configs.values() if c.name.startswith("E") and c.planes in (None, 8) and c.enob is not None),
         key=lambda c: c.enob or 0.0,
     )
-    t = s7.table("ENOB", "Steps to 3.158", "E′ [free], 8 Gb/s WAN", "AdamW, 8 Gb/s WAN", "E′ [free], 100 GbE",
-                 "AdamW, 100 GbE")
+    t = s7.table(
+        "ENOB", "Steps to 3.158", "E′ [free], 8 Gb/s WAN", "AdamW, 8 Gb/s WAN", "E′ [free], 100 GbE", "AdamW, 100 GbE"
+    )
     a8 = tt_data["A"][WAN8]
     a100 = tt_data["A"][HOME]
     enob_rows: list[dict[str, object]] = []
@@ -494,8 +549,10 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         )
     t = s7.table("Quantity", "Value")
     be_text = fmt.fixed(break_enob, 0) if break_enob is not None else "none"
-    t.add("Break-even ENOB (lowest measured ENOB at which E′ [free] beats AdamW on the 8 Gb/s WAN)",
-          cell(be_text, break_enob if break_enob is not None else be_text, "sim.breakeven.enob"))
+    t.add(
+        "Break-even ENOB (lowest measured ENOB at which E′ [free] beats AdamW on the 8 Gb/s WAN)",
+        cell(be_text, break_enob if break_enob is not None else be_text, "sim.breakeven.enob"),
+    )
 
     # 8. bit planes ---------------------------------------------------------------------------------------
     s8 = doc.section("8. Bit planes")
@@ -503,9 +560,13 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         f"Each plane is one optical pass, so planes set the optics stage's rate as well as accuracy. {topos[HOME].label}, "
         "ENOB 8, [free]; one seed per plane count."
     )
-    t = s8.table("Planes", "Optics, G values/s", "Binding stage", "Steps to 3.158", "E [free]", "E′ [free] (hypothetical)")
-    plane_cfgs = sorted((c for c in inputs.configs.values() if c.name.startswith("E") and c.enob in (None, 8.0) and c.planes),
-                        key=lambda c: c.planes or 0)
+    t = s8.table(
+        "Planes", "Optics, G values/s", "Binding stage", "Steps to 3.158", "E [free]", "E′ [free] (hypothetical)"
+    )
+    plane_cfgs = sorted(
+        (c for c in inputs.configs.values() if c.name.startswith("E") and c.enob in (None, 8.0) and c.planes),
+        key=lambda c: c.planes or 0,
+    )
     best: tuple[float, int] | None = None
     plane_rows: list[dict[str, object]] = []
     for c in plane_cfgs:
@@ -550,7 +611,9 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         for load in SHARED_WAN_LOADS:
             r = engine.simulate(plan, SHARED_WAN_SYNCS, load, SHARED_WAN_SEED)
             row[fmt.fixed(load, 1)] = r.mean_step
-            cells.append(cell(_ms(r.mean_step), r.mean_step, f"sim.shared_wan.{v}.load{fmt.fixed(load, 1).replace('.', '_')}.ms"))
+            cells.append(
+                cell(_ms(r.mean_step), r.mean_step, f"sim.shared_wan.{v}.load{fmt.fixed(load, 1).replace('.', '_')}.ms")
+            )
         means = [row[fmt.fixed(0.9, 1)]] + [
             engine.simulate(plan, SHARED_WAN_SYNCS, 0.9, s).mean_step for s in SHARED_WAN_SPREAD_SEEDS
         ]
@@ -568,7 +631,9 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         "size is the Llama-3-8B shape from the presets."
     )
     size_cols = [("A", None), ("B", None), ("Cp", None), ("E", "high"), ("Ep", "free")]
-    t = s10.table("Model size (extrapolated)", "Parameters", *[_row_label(v, b) for v, b in size_cols], "Hot spot of E [high]")
+    t = s10.table(
+        "Model size (extrapolated)", "Parameters", *[_row_label(v, b) for v, b in size_cols], "Hot spot of E [high]"
+    )
     size_data: list[dict[str, object]] = []
     for label, n in scaled_sizes(inputs.n_params, presets.llama3_8b_params):
         cells = [f"{label} (extrapolated)", fmt.integer(n)]
@@ -617,7 +682,10 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         t.add(key, pub, ours, "yes" if ok else "no")
     s11.text(
         "Where they differ. " + WHY["Ep"] + " " + WHY["shared"] + " Break-evens that involve E′ shift with its step "
-        "(ours cross at slightly higher bandwidths and lower budgets)."
+        "(ours cross at slightly higher bandwidths and lower budgets). C′ against AdamW: C's steps are the mean of "
+        "three seeds (2,666.67); with the mean rounded to a whole step the crossing is "
+        + figures.get("sim.breakeven.wan.Cp_vs_A.m_rounded.gbps", "not produced")
+        + ", so the published 6.58 GB/s most likely used the rounded 2,667."
     )
 
     doc.data = {
@@ -626,14 +694,33 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
             "n_params": inputs.n_params,
             "workers": inputs.workers,
             "tokens_per_worker": inputs.tokens_per_worker,
-            "device": {"name": dev.name, "peak_flops": dev.peak_flops, "mfu": dev.mfu, "idle_w": dev.idle_w,
-                       "pj_per_flop": dev.pj_per_flop},
-            "links": {k: {"name": li.name, "bandwidth": li.bandwidth, "latency": li.latency, "pj_per_bit": li.pj_per_bit,
-                          "illustrative": li.illustrative} for k, li in presets.links.items()},
-            "module": {"stage_rates_free": {k: (None if v == float("inf") else v) for k, v in stage_rates(base).items()},
-                       "flops_per_value": base.flops_per_value, "latency_s": base.latency_s,
-                       "static_w": base.static_w, "laser_w": base.laser_w, "pj_per_bit": base.pj_per_bit,
-                       "budgets": BUDGETS, "budget_stops_binding": stop},
+            "device": {
+                "name": dev.name,
+                "peak_flops": dev.peak_flops,
+                "mfu": dev.mfu,
+                "idle_w": dev.idle_w,
+                "pj_per_flop": dev.pj_per_flop,
+            },
+            "links": {
+                k: {
+                    "name": li.name,
+                    "bandwidth": li.bandwidth,
+                    "latency": li.latency,
+                    "pj_per_bit": li.pj_per_bit,
+                    "illustrative": li.illustrative,
+                }
+                for k, li in presets.links.items()
+            },
+            "module": {
+                "stage_rates_free": {k: (None if v == float("inf") else v) for k, v in stage_rates(base).items()},
+                "flops_per_value": base.flops_per_value,
+                "latency_s": base.latency_s,
+                "static_w": base.static_w,
+                "laser_w": base.laser_w,
+                "pj_per_bit": base.pj_per_bit,
+                "budgets": BUDGETS,
+                "budget_stops_binding": stop,
+            },
             "steps_to_target": {v: steps_of(v) for v in cf.VARIANTS},
             "payload_bytes": {v: cf.payload_bytes(inputs, cf.VARIANTS[v]) for v in cf.VARIANTS},
         },
@@ -644,7 +731,9 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
             # For explorers: on 2 DC x 4 only the WAN rounds depend on the bandwidth; step(bw) is exact from these.
             f"{v}{_suffix(b)}": {
                 "step_at_100gbe_s": plans[(HOME, v, b)].time,
-                "wan_bytes_per_link": sum(r.sharing * r.per_sender for r in plans[(HOME, v, b)].rounds if r.scope == "wan"),
+                "wan_bytes_per_link": sum(
+                    r.sharing * r.per_sender for r in plans[(HOME, v, b)].rounds if r.scope == "wan"
+                ),
                 "port_floor_s": max((r.port_time for r in plans[(HOME, v, b)].rounds if r.scope == "wan"), default=0.0),
             }
             for v, b in ROWS

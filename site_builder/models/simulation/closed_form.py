@@ -34,10 +34,24 @@ VARIANTS: dict[str, Variant] = {
         Variant("B", "B", "DeMo top-k, all-gather", "B", "allgather", gpu_transform="2d64"),
         Variant("C", "C", "fixed band on the GPU, all-gather", "C", "allgather", gpu_transform="1d256"),
         Variant(
-            "Cp", "C′", "band ring all-reduced (C's steps)", "C", "allreduce-band", gpu_transform="1d256", hypothetical=True
+            "Cp",
+            "C′",
+            "band ring all-reduced (C's steps)",
+            "C",
+            "allreduce-band",
+            gpu_transform="1d256",
+            hypothetical=True,
         ),
         Variant("E", "E", "band in a pluggable module, all-gather", "E", "allgather", module="worker"),
-        Variant("Ep", "E′", "band computed and summed at the switch (E's steps)", "E", "switch-sum", module="switch", hypothetical=True),
+        Variant(
+            "Ep",
+            "E′",
+            "band computed and summed at the switch (E's steps)",
+            "E",
+            "switch-sum",
+            module="switch",
+            hypothetical=True,
+        ),
     )
 }
 MODULE_VARIANTS = ("E", "Ep")
@@ -144,7 +158,9 @@ def step_time(plan: StepPlan) -> float:
     return plan.time
 
 
-def steps_for(inputs: SimInputs, variant: Variant | str, target: float, steps_config: str | None = None) -> float | None:
+def steps_for(
+    inputs: SimInputs, variant: Variant | str, target: float, steps_config: str | None = None
+) -> float | None:
     v = VARIANTS[variant] if isinstance(variant, str) else variant
     cfg: MeasuredConfig = inputs.configs[steps_config or v.steps_from]
     return steps_to(cfg, target)

@@ -98,7 +98,13 @@ def allgather(topo: Topology, payload: float, port_rate: float | None = None) ->
     first = _ring("intra", topo.intra, payload, w - 1, topo.workers, port_rate=port_rate, label="all-gather in each DC")
     wan = _ring("wan", topo.wan, payload, d - 1, topo.workers, **wan_kw)
     last = _ring(
-        "intra", topo.intra, (d - 1) * payload, w - 1, topo.workers, port_rate=port_rate, label="remote blocks in each DC"
+        "intra",
+        topo.intra,
+        (d - 1) * payload,
+        w - 1,
+        topo.workers,
+        port_rate=port_rate,
+        label="remote blocks in each DC",
     )
     return first + wan + last
 
@@ -119,7 +125,9 @@ def switch_sum(topo: Topology, band_bytes: float, port_rate: float | None) -> li
             "wan", topo.wan, band_bytes / d, 2 * (d - 1), d, by_worker=False, label="switches all-reduce the band sums"
         )
     out.append(
-        Round("intra", topo.intra, band_bytes, topo.workers, port_rate=port_rate, by_worker=False, label="sum to workers")
+        Round(
+            "intra", topo.intra, band_bytes, topo.workers, port_rate=port_rate, by_worker=False, label="sum to workers"
+        )
     )
     return out
 

@@ -1,0 +1,82 @@
+"""The simulation's results document: published figures as formatted text, labels, keys."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from site_builder.models.simulation.presets import presets_from_mapping
+from site_builder.results.simulation import PUBLISHED, build_simulation_results
+from site_builder.results_doc import ResultsDoc
+
+from .sim_fixture import sim_inputs
+
+PRESETS_YAML = Path("/work/shared/reference/presets.yaml")
+
+# Published figures this model does not reproduce under its reading (each explained in results.md, section 11).
+NOT_REPRODUCED = {
+    "sim.time_to_target.2dc4.100gbe.Ep.free": "6.63 s",
+    "sim.step_ms.2dc4.100gbe.Ep.free": "3.686 ms",
+    "sim.time_to_target.2dc4.8gbps.Ep.free": "9.91 s",
+    "sim.energy.Ep.free.kj": "8.80 kJ",
+    "sim.breakeven.wan.Ep_vs_A.e.gbps": "1.59 GB/s",
+    "sim.breakeven.wan.Ep_vs_A.c.gbps": "0.84 GB/s",
+    "sim.breakeven.wan.Cp_vs_A.m.gbps": "6.59 GB/s",
+    "sim.breakeven.budget.2dc4.8gbps.Ep_vs_A.gflops": "76.6 GFLOP/s",
+}
+ENGINE_UNDER_LOAD = {"sim.shared_wan.A.load0_9.ms", "sim.shared_wan.Ep.load0_9.ms"}
+
+
+@pytest.fixture(scope="module")
+def doc() -> ResultsDoc:
+    presets = presets_from_mapping(yaml.safe_load(PRESETS_YAML.read_text()), "presets.yaml")
+    return build_simulation_results(sim_inputs(), presets)
+
+
+@pytest.fixture(scope="module")
+def figures(doc: ResultsDoc) -> dict[str, str]:
+    return {k.key: k.text for k in doc.keyed_cells()}
+
+
+@pytest.mark.parametrize("key", sorted(PUBLISHED))
+def test_published_figure(figures: dict[str, str], key: str) -> None:
+    if key in ENGINE_UNDER_LOAD:
+        assert key in figures  # ours differs in detail, as the issue expects; shown with its spread
+        return
+    expected = NOT_REPRODUCED.get(key, PUBLISHED[key])
+    assert figures[key] == expected
+
+
+def test_rounded_steps_reproduce_cp_breakeven(figures: dict[str, str]) -> None:
+    assert figures["sim.breakeven.wan.Cp_vs_A.m_rounded.gbps"] == "6.58 GB/s"
+
+
+def test_more_anchors(figures: dict[str, str]) -> None:
+    assert figures["sim.time_to_target.2dc4.100gbe.E.low"] == "60.03 s"
+    assert figures["sim.wire.B"] == "27,705,720"  # the experiment's wire column for top-k
+    assert figures["sim.shared_wan.A.load0_0.ms"] == "4.075 ms"
+    assert figures["sim.breakeven.wan.E_vs_B.e.gbps"] == "never"
+
+
+def test_doc_shape(doc: ResultsDoc) -> None:
+    assert doc.name == "simulation"
+    titles = [s.title for s in doc.sections]
+    for n in (1, 2, 5, 6, 7, 8, 9, 10):
+        assert any(t.startswith(f"{n}. ") for t in titles)
+    keys = [k.key for k in doc.keyed_cells()]
+    assert all(k.startswith("sim.") and k == k.strip() for k in keys)
+    json.loads(doc.to_json())
+    md = doc.to_markdown()
+    assert "hypothetical" in md and "illustrative" in md and "extrapolated" in md
+
+
+def test_labels(doc: ResultsDoc) -> None:
+    for k in doc.keyed_cells():
+        if ".Cp" in k.key or ".Ep" in k.key or "Ep_" in k.key or "Cp_" in k.key:
+            if k.section.startswith(("2.", "5.", "6.")):
+                assert "hypothetical" in k.row, k
+        if k.key.startswith("sim.extrap."):
+            assert "extrapolated" in k.row, k
