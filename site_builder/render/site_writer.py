@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -225,5 +224,3 @@ class SiteWriter:
                 n += 1
         return n
 
-
-__all__ = ["SiteWriter", "escape"]

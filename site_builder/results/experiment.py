@@ -212,7 +212,6 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
             "clip",
         ),
     }
-    diverged = 0
     for label, (key, cids, kind) in fams.items():
         if kind == "loss":
             vals = [finals[c].mean for c in cids]
