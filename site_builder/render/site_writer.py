@@ -223,4 +223,3 @@ class SiteWriter:
                     )
                 n += 1
         return n
-
