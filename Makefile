@@ -1,22 +1,37 @@
-# The only set-up a user needs: `make site` builds, `make test` tests; both install what they need.
+# The only set-up a user needs: `make site` builds, `make test` tests; both install what they need,
+# at the exact versions and hashes of requirements/*.txt (written by scripts/lock.sh).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-stamp
 PORT ?= 8000
+PIP := $(PY) -m pip install --quiet --require-hashes --no-deps
 
-.PHONY: site results test lint unit browser serve bench chromium clean
+.PHONY: site results test lint unit browser serve bench chromium clean lock
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+$(PY):
+	$(PYTHON) -m venv $(VENV)
 
-site: $(STAMP)
+# One stamp per requirement set: building needs site.txt only; the test tools come with `make test`.
+$(VENV)/.site-stamp: requirements/site.txt | $(PY)
+	$(PIP) -r requirements/site.txt
+	touch $@
+
+$(VENV)/.test-stamp: requirements/test.txt | $(PY)
+	$(PIP) -r requirements/test.txt
+	touch $@
+
+$(VENV)/.serve-stamp: requirements/serve.txt | $(PY)
+	$(PIP) -r requirements/serve.txt
+	touch $@
+
+$(VENV)/.bench-stamp: requirements/bench.txt | $(PY)
+	$(PIP) -r requirements/bench.txt
+	touch $@
+
+site: $(VENV)/.site-stamp
 	$(PY) -m site_builder build
 
-results: $(STAMP)
+results: $(VENV)/.site-stamp
 	$(PY) -m site_builder results
 
 # Debian's Chromium drives the browser tests (Playwright cannot download browsers here).
@@ -26,25 +41,28 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-lint: $(STAMP)
+lint: $(VENV)/.test-stamp
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-test: $(STAMP) chromium lint
+test: $(VENV)/.test-stamp chromium lint
 	$(PY) -m pytest -q
 
-unit: $(STAMP)
+unit: $(VENV)/.test-stamp
 	$(PY) -m pytest -q tests/unit tests/build
 
-browser: $(STAMP) chromium
+browser: $(VENV)/.test-stamp chromium
 	$(PY) -m pytest -q tests/browser
 
-serve: site
-	@echo "serving site/ on http://127.0.0.1:$(PORT)/"
-	$(PY) -m http.server --bind 127.0.0.1 --directory site $(PORT)
+# Builds, serves site/ and rebuilds on every change to content/, templates/, data/ or the static files.
+serve: $(VENV)/.serve-stamp
+	$(PY) -m site_builder serve --port $(PORT)
 
-bench: $(STAMP)
+bench: $(VENV)/.site-stamp $(VENV)/.bench-stamp
 	$(PY) scripts/bench_build.py
 
+lock:
+	scripts/lock.sh
+
 clean:
-	rm -rf site .pytest_cache
+	rm -rf site .cache .pytest_cache
