@@ -554,7 +554,7 @@ def _section_precision(doc: ResultsDoc) -> dict[str, Any]:
     return {"rows": [r.as_dict() for r in rows], "bitplane_factor_8": f8, "crest_for_bf16_10_7": crest_for_107}
 
 
-def _section_checks(doc: ResultsDoc) -> list[dict[str, Any]]:
+def _section_checks(doc: ResultsDoc) -> dict[str, Any]:
     s = doc.section("6. Numeric checks of the backward formulas")
     s.text(
         "For one channel y = h ∗ u (causal, first L outputs) and an output gradient g, the input gradient "
@@ -562,32 +562,52 @@ def _section_checks(doc: ResultsDoc) -> list[dict[str, Any]]:
         "forms dU = IFFT(G·conj(H)) and dH = IFFT(G·conj(U)) at the padded length (smallest power of two "
         "≥ 2L, first L outputs kept) are compared with the direct sums and with central finite differences "
         f"(step {fmt.sci(checks.FD_STEP, 0)}, {checks.FD_POINTS} indices per length) of the loss Σ g·y. "
-        "Random standard normal u and g, and an exponentially decaying random filter h. Errors are the "
-        "largest absolute difference over the largest reference value."
+        "Random standard normal u and g, and an exponentially decaying random filter h. An error is the "
+        "largest absolute difference over the largest reference value, taken over dU and dH."
     )
-    t = s.table("Length", "Padded to", "dU vs direct", "dH vs direct", "dU vs finite diff.", "dH vs finite diff.")
+    s.text(
+        "The errors themselves are round-off, and round-off is not a reproducible number: its last digits "
+        "move with the CPU's vector units and with the order in which the FFT and the direct and dot-product "
+        "sums add their terms, so the same code prints different values on different machines. The tables "
+        "therefore show the bound that every length must meet, which is true wherever the checks run: the "
+        "unit tests assert it, and writing these results stops with an error if a measured error is not "
+        "below it. The largest errors measured on x86-64 machines, with and without AVX2 and AVX-512, "
+        "sit more than ten times below either bound."
+    )
     res = checks.gradient_checks()
+    for c in res:
+        if not c.within_bounds():
+            raise ValueError(
+                f"gradient check at length {c.length}: errors {c.worst_direct:.2e} (direct) and "
+                f"{c.worst_fd:.2e} (finite differences) exceed the bounds {checks.DIRECT_BOUND:.0e} and "
+                f"{checks.FD_BOUND:.0e}"
+            )
+    direct = f"below {fmt.sci(checks.DIRECT_BOUND, 0)}"
+    fd = f"below {fmt.sci(checks.FD_BOUND, 0)}"
+    t = s.table("Length", "Padded to", "Spectral vs direct sums", "Spectral vs finite differences")
     for c in res:
         k = f"ana.checks.{c.length}"
         t.add(
             fmt.integer(c.length),
             _cell(c.padded, fmt.integer(c.padded), f"{k}.padded"),
-            _cell(c.du_vs_direct, fmt.sci(c.du_vs_direct, 1), f"{k}.du_direct"),
-            _cell(c.dh_vs_direct, fmt.sci(c.dh_vs_direct, 1), f"{k}.dh_direct"),
-            _cell(c.du_vs_fd, fmt.sci(c.du_vs_fd, 1), f"{k}.du_fd"),
-            _cell(c.dh_vs_fd, fmt.sci(c.dh_vs_fd, 1), f"{k}.dh_fd"),
+            _cell(checks.DIRECT_BOUND, direct, f"{k}.direct_bound"),
+            _cell(checks.FD_BOUND, fd, f"{k}.fd_bound"),
         )
-    worst_direct = max(max(c.du_vs_direct, c.dh_vs_direct) for c in res)
-    worst_fd = max(max(c.du_vs_fd, c.dh_vs_fd) for c in res)
-    wt = s.table("Comparison", "Largest relative error")
-    wt.add("Spectral vs direct sums", _cell(worst_direct, fmt.sci(worst_direct, 1), "ana.checks.max_direct"))
-    wt.add("Spectral vs finite differences", _cell(worst_fd, fmt.sci(worst_fd, 1), "ana.checks.max_fd"))
+    wt = s.table("Comparison", "Largest relative error, every length")
+    wt.add("Spectral vs direct sums", _cell(checks.DIRECT_BOUND, direct, "ana.checks.direct_bound"))
+    wt.add("Spectral vs finite differences", _cell(checks.FD_BOUND, fd, "ana.checks.fd_bound"))
     s.text(
         "The spectral formulas agree with the direct sums to rounding. The finite-difference errors are "
         "larger and are set by the difference step (rounding of the loss divided by the step), not by the "
         f"formulas. Length 1,000 is not a power of two; it is padded to {fmt.integer(padded_length(1000))}."
     )
-    return [c.as_dict() for c in res]
+    return {
+        "fd_step": checks.FD_STEP,
+        "fd_points": checks.FD_POINTS,
+        "direct_bound": checks.DIRECT_BOUND,
+        "fd_bound": checks.FD_BOUND,
+        "lengths": [{"length": c.length, "padded": c.padded} for c in res],
+    }
 
 
 def _ledger_data() -> dict[str, Any]:

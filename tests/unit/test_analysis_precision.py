@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -35,6 +38,35 @@ def test_e5m2_has_four_values_per_binade_and_scales_the_peak() -> None:
     # scaled so the peak is 57,344 = 1.75 x 2^15: grid spacing 2^13 in the top binade, 2^12 below
     assert np.all(np.mod(got, 2.0**12) == 0)
     assert got[-1] == 57344.0
+
+
+def test_sum_of_squares_is_correctly_rounded_and_order_free() -> None:
+    # The stored crest factors and rounding errors rest on these sums: they must not depend on the order in
+    # which NumPy's vector units add, so they equal the exact sum of the squares, rounded once.
+    x = precision.test_tensor(4096)
+    exact = float(sum(Fraction(v) for v in (x * x).tolist()))
+    assert precision.sum_of_squares(x) == exact
+    perm = np.random.default_rng(7).permutation(x)
+    assert precision.sum_of_squares(perm) == exact
+    assert precision.sum_of_squares(x[::-1].copy()) == exact
+
+
+def test_crest_and_rounding_error_from_exact_sums() -> None:
+    x = precision.test_tensor(4096)
+    exact_sq = float(sum(Fraction(v) for v in (x * x).tolist()))
+    assert precision.crest_factor(x) == float(np.max(np.abs(x))) / math.sqrt(exact_sq / 4096)
+    d = precision.round_to_format(x, precision.BF16) - x
+    exact_d = float(sum(Fraction(v) for v in (d * d).tolist()))
+    assert precision.relative_rounding_error(x, precision.BF16) == math.sqrt(exact_d) / math.sqrt(exact_sq)
+
+
+def test_software_log2_and_exp2() -> None:
+    for k in (-30, -1, 0, 1, 10, 53):
+        assert precision.log2(2.0**k) == k
+        assert precision.exp2(float(k)) == 2.0**k
+    for v in (3.0, 10.75, 0.0016, 123456.789):
+        assert precision.log2(v) == pytest.approx(math.log2(v), rel=2**-52)
+        assert precision.exp2(precision.log2(v)) == pytest.approx(v, rel=1e-14)
 
 
 def test_enob_rule() -> None:

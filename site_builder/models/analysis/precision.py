@@ -3,12 +3,18 @@
 Rule: an ADC whose full scale is the output's peak adds noise of relative RMS crest x 2^-ENOB x 2/sqrt(12).
 Setting that equal to a number format's own relative rounding error e gives the ENOB that matches the
 format: log2(crest x 2 / (sqrt(12) x e)). Here e is measured by rounding a test tensor to the format.
+
+Every number here is the same on every machine. Rounding to a format is element-wise (exact in IEEE
+arithmetic); the sums behind the RMS values are ``math.fsum`` (correctly rounded, so independent of the
+order NumPy's vector units would add in), and log2 and 2^x go through ``decimal`` (correctly rounded
+software arithmetic) rather than the C library, whose results may differ in the last bit between builds.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from decimal import Context, Decimal
 
 import numpy as np
 
@@ -46,23 +52,45 @@ def round_to_format(x: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return r / scale
 
 
+def sum_of_squares(x: np.ndarray) -> float:
+    """Σ x², correctly rounded: the squares are exact element-wise products' roundings and ``math.fsum``
+    adds them without depending on order (``np.sum`` and ``np.linalg.norm`` add in an order set by the
+    CPU's vector units and the BLAS build)."""
+    return math.fsum((x * x).tolist())
+
+
 def crest_factor(x: np.ndarray) -> float:
-    return float(np.max(np.abs(x)) / math.sqrt(float(np.mean(x * x))))
+    """Peak over RMS value."""
+    return float(np.max(np.abs(x))) / math.sqrt(sum_of_squares(x) / len(x))
 
 
 def relative_rounding_error(x: np.ndarray, fmt: FloatFormat) -> float:
     """RMS rounding error over RMS value."""
-    return float(np.linalg.norm(round_to_format(x, fmt) - x) / np.linalg.norm(x))
+    return math.sqrt(sum_of_squares(round_to_format(x, fmt) - x)) / math.sqrt(sum_of_squares(x))
+
+
+_DEC = Context(prec=40)
+_LN2 = Decimal(2).ln(_DEC)
+
+
+def log2(x: float) -> float:
+    """log2 of a positive float, computed to 40 digits in software and then rounded to a float."""
+    return float(_DEC.divide(Decimal(x).ln(_DEC), _LN2))
+
+
+def exp2(x: float) -> float:
+    """2^x, computed to 40 digits in software and then rounded to a float."""
+    return float(_DEC.multiply(Decimal(x), _LN2).exp(_DEC))
 
 
 def enob_to_match(crest: float, rel_error: float) -> float:
     """The ENOB whose read-out noise equals a relative RMS error ``rel_error`` at this crest factor."""
-    return math.log2(crest * 2.0 / (math.sqrt(12.0) * rel_error))
+    return log2(crest * 2.0 / (math.sqrt(12.0) * rel_error))
 
 
 def crest_for_enob(enob: float, rel_error: float) -> float:
     """The crest factor at which ``enob_to_match`` returns ``enob`` (the rule inverted)."""
-    return 2.0**enob * math.sqrt(12.0) * rel_error / 2.0
+    return exp2(enob) * math.sqrt(12.0) * rel_error / 2.0
 
 
 def test_tensor(size: int, seed: int = RNG_SEED) -> np.ndarray:
