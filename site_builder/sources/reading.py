@@ -1,0 +1,576 @@
+"""The one place the build reads input files: every failure is a one-line InputError.
+
+- :func:`read_text` reads a bounded, regular, UTF-8 file (any OSError, a folder, a FIFO, bad UTF-8 or an
+  oversized file is an InputError naming the file, and the line for bad bytes);
+- :func:`load_yaml` parses YAML safely: no anchors or aliases (so no alias bombs), bounded size and
+  nesting, no repeated keys, and every YAMLError or constructor failure (``2024-02-30``, ``!!bool maybe``,
+  a 5000-digit integer…) named by the file's real line;
+- :func:`load_json` / :func:`load_jsonl` parse JSON with NaN/Infinity, overflowing floats, huge integers,
+  repeated keys, lone surrogates and deep nesting rejected, errors named by line and column;
+- :func:`sha256_file` hashes a file, OSError as InputError.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import json.decoder
+import json.scanner
+import math
+import os
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from site_builder.errors import InputError
+
+KIB = 1024
+MIB = 1024 * KIB
+
+CONTENT_MAX_BYTES = 1 * MIB
+"""Default limit for Markdown content pages and templates."""
+DATA_MAX_BYTES = 16 * MIB
+"""Default limit for results files, JSON and JSONL (the vendored results.json is ~30 KB)."""
+YAML_MAX_BYTES = 1 * MIB
+"""Default limit for YAML files (sources.yaml, presets.yaml are a few KB)."""
+DEFAULT_MAX_BYTES = DATA_MAX_BYTES
+"""The limit :func:`read_text` applies when none is given."""
+
+YAML_MAX_CHARS = 1 * MIB
+"""Default limit on the length of YAML text given to :func:`load_yaml`."""
+YAML_MAX_DEPTH = 64
+"""Default limit on YAML nesting (collections inside collections)."""
+JSON_MAX_DEPTH = 64
+"""Default limit on JSON nesting (arrays/objects inside arrays/objects)."""
+JSON_MAX_INT_DIGITS = 30
+"""Integers in JSON with more digits than this are rejected (before Python converts them)."""
+
+_BOM = b"\xef\xbb\xbf"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Characters YAML does not allow in a stream (PyYAML's Reader.NON_PRINTABLE, plus lone surrogates).
+_YAML_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+_ERRNO_REASONS = {
+    errno.ENOENT: "no such file",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EISDIR: "a folder",
+    errno.ENOTDIR: "no such file (a parent in its path is not a folder)",
+    errno.ELOOP: "a symbolic link loop",
+    errno.ENAMETOOLONG: "a path too long",
+    errno.ENXIO: "a device or socket, not a file",
+}
+
+
+def _one_line(text: str, limit: int = 120) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _reason(err: OSError, path: Path) -> str:
+    if err.errno == errno.ENOENT and os.path.islink(path):
+        return "a dangling symbolic link"
+    reason = _ERRNO_REASONS.get(err.errno or 0)
+    if reason is None:
+        reason = (err.strerror or type(err).__name__).lower()
+    return reason
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _open_regular(path: Path, label: str) -> tuple[int, os.stat_result]:
+    """Open ``path`` for reading without blocking on a FIFO; refuse anything but a regular file."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        raise InputError(label, "file", "a readable file", _reason(e, path)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(label, "file", "a readable file", _kind(st.st_mode))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def _read_fd(fd: int, limit: int, path: Path, label: str) -> bytes:
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        while total <= limit:
+            chunk = os.read(fd, min(1 * MIB, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as e:
+        raise InputError(label, "file", "a readable file", _reason(e, path)) from None
+    return b"".join(chunks)
+
+
+def read_text(path: Path, label: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """The UTF-8 text of the regular file ``path`` (``label`` names it in errors).
+
+    Like ``Path.read_text(encoding="utf-8")``: newlines are translated (``\\r\\n`` and ``\\r`` become
+    ``\\n``); a leading UTF-8 byte-order mark is dropped.
+
+    Raises InputError(label, "file", "a readable file", reason) when the file cannot be opened or read
+    (reason: "no such file", "a dangling symbolic link", "permission denied", "a folder", "a named pipe",
+    …); InputError(label, "file", "at most N bytes", "M bytes") when it is larger than ``max_bytes``;
+    InputError(label, "line L column C", "UTF-8 text", "byte 0x..") at the first byte that is not UTF-8.
+    """
+    path = Path(path)
+    fd, st = _open_regular(path, label)
+    try:
+        if st.st_size > max_bytes:
+            raise InputError(label, "file", f"at most {max_bytes} bytes", f"{st.st_size} bytes")
+        data = _read_fd(fd, max_bytes, path, label)
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        raise InputError(label, "file", f"at most {max_bytes} bytes", f"more than {max_bytes} bytes")
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        column = len(data[line_start : e.start].decode("utf-8", errors="replace")) + 1
+        raise InputError(label, f"line {line} column {column}", "UTF-8 text", f"byte 0x{data[e.start]:02x}") from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def sha256_file(path: Path, label: str) -> str:
+    """The hex SHA-256 of the regular file ``path``.
+
+    Raises InputError(label, "file", "a readable file", reason) like :func:`read_text` (no size limit).
+    """
+    path = Path(path)
+    fd, _ = _open_regular(path, label)
+    h = hashlib.sha256()
+    try:
+        while True:
+            block = os.read(fd, 1 * MIB)
+            if not block:
+                break
+            h.update(block)
+    except OSError as e:
+        raise InputError(label, "file", "a readable file", _reason(e, path)) from None
+    finally:
+        os.close(fd)
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------- YAML
+
+_YAMLBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class StrictLoader(_YAMLBase):  # type: ignore[misc, valid-type]
+    """PyYAML's safe loader (libyaml's when available) whose constructor failures are InputErrors.
+
+    Anchors, aliases, size and depth are checked on the event stream by :func:`load_yaml` before
+    this loader composes anything; this class turns constructor failures (``2024-02-30``,
+    ``!!timestamp foo``, ``!!bool maybe``, a 5000-digit integer, a lone surrogate ``"\\ud800"``, a
+    repeated key) into InputErrors naming the file's real line.
+    """
+
+    label = "<yaml>"
+    first_line = 1
+
+    def _where(self, node: yaml.Node) -> str:
+        mark = getattr(node, "start_mark", None)
+        return f"line {mark.line + self.first_line}" if mark is not None else "file"
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (InputError, yaml.YAMLError, RecursionError):
+            raise
+        except Exception as e:
+            kind = node.tag.rsplit(":", 1)[-1] if isinstance(node.tag, str) else "value"
+            value = node.value if isinstance(node, yaml.ScalarNode) else node.id
+            found = _one_line(repr(value), 60)
+            if isinstance(e, ValueError) and str(e):
+                found += f" ({_one_line(str(e), 60)})"
+            raise InputError(self.label, self._where(node), f"a valid {kind}", found) from None
+
+    def construct_yaml_str(self, node: yaml.Node) -> str:
+        value = super().construct_yaml_str(node)
+        if _SURROGATE.search(value):
+            raise InputError(self.label, self._where(node), "a string of Unicode characters", "a lone surrogate")
+        return value
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    repeated = key in seen
+                    seen.add(key)
+                except TypeError:
+                    continue
+                if repeated:
+                    raise InputError(
+                        self.label,
+                        self._where(key_node),
+                        "each key once in a mapping",
+                        f"{_one_line(repr(key), 60)} again",
+                    )
+        return super().construct_mapping(node, deep)
+
+
+StrictLoader.add_constructor("tag:yaml.org,2002:str", StrictLoader.construct_yaml_str)
+
+
+def _yaml_error(e: yaml.YAMLError, label: str, text: str, first_line: int) -> InputError:
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    if mark is not None:
+        where = f"line {mark.line + first_line}"
+    elif isinstance(getattr(e, "position", None), int):
+        where = f"line {text.count(chr(10), 0, e.position) + first_line}"  # type: ignore[attr-defined]
+    else:
+        where = "file" if first_line == 1 else f"line {first_line}"
+    problem = getattr(e, "problem", None) or getattr(e, "reason", None) or str(e)
+    problem = re.sub(r"^(?:but )?found ", "", _one_line(problem))
+    return InputError(label, where, "valid YAML", problem)
+
+
+def _check_events(text: str, label: str, first_line: int, max_depth: int) -> None:
+    """Walk the event stream (no composing): refuse anchors, aliases and nesting deeper than ``max_depth``."""
+    loader = _YAMLBase(text)
+    try:
+        depth = 0
+        while loader.check_event():
+            event = loader.get_event()
+            line = f"line {event.start_mark.line + first_line}"
+            if isinstance(event, yaml.AliasEvent):
+                raise InputError(label, line, "YAML without anchors or aliases", f"an alias '*{event.anchor}'")
+            if getattr(event, "anchor", None) is not None:
+                raise InputError(label, line, "YAML without anchors or aliases", f"an anchor '&{event.anchor}'")
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > max_depth:
+                    raise InputError(label, line, f"YAML nested at most {max_depth} levels deep", f"level {depth}")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    finally:
+        loader.dispose()
+
+
+def load_yaml(
+    text: str, label: str, first_line: int = 1, max_chars: int = YAML_MAX_CHARS, max_depth: int = YAML_MAX_DEPTH
+) -> object:
+    """Parse one YAML document safely (``None`` for an empty one).
+
+    ``first_line`` is the file line of the text's first line (2 for front matter after a ``---`` line),
+    so errors name the file's real line. Raises InputError(label, …) for: text longer than ``max_chars``
+    ("file", "at most N characters of YAML"); a character YAML forbids ("line L", "YAML text",
+    "character U+XXXX"); an anchor or alias ("line L", "YAML without anchors or aliases", "an alias '*x'"
+    / "an anchor '&x'"); nesting deeper than ``max_depth``; any YAML syntax error ("line L",
+    "valid YAML", problem); an impossible value such as ``2024-02-30`` ("line L", "a valid timestamp",
+    "'2024-02-30' (day is out of range for month)"); a lone surrogate; a repeated mapping key.
+    """
+    if not isinstance(text, str):
+        raise TypeError("load_yaml takes str")
+    if len(text) > max_chars:
+        where = "file" if first_line == 1 else f"line {first_line}"
+        raise InputError(label, where, f"at most {max_chars} characters of YAML", f"{len(text)} characters")
+    bad = _YAML_NON_PRINTABLE.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + first_line
+        raise InputError(label, f"line {line}", "YAML text", f"character U+{ord(bad.group()):04X}")
+    try:
+        _check_events(text, label, first_line, max_depth)
+        loader = StrictLoader(text)
+        loader.label = label
+        loader.first_line = first_line
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
+    except InputError:
+        raise
+    except yaml.YAMLError as e:
+        raise _yaml_error(e, label, text, first_line) from None
+    except RecursionError:
+        raise InputError(label, "file", f"YAML nested at most {max_depth} levels deep", "deeper nesting") from None
+    except Exception as e:  # a safety net: no traceback ever leaves this function
+        raise InputError(label, "file", "valid YAML", _one_line(f"{type(e).__name__}: {e}")) from None
+
+
+# ---------------------------------------------------------------------------------------------- JSON
+
+
+class _Reject(Exception):
+    """Raised inside json hooks; located in the text afterwards (only on the error path)."""
+
+    def __init__(self, expected: str, found: str, token: re.Pattern[str] | None) -> None:
+        self.expected = expected
+        self.found = found
+        self.token = token
+
+
+class _Repeated(Exception):
+    def __init__(self, key: str, pos: int | None = None) -> None:
+        self.key = key
+        self.pos = pos
+
+
+# JSON tokens outside strings, for locating a rejected value on the error path.
+_JSON_STRING = r'"(?:[^"\\]|\\.)*"'
+_NONFINITE_TOKEN = re.compile(rf"{_JSON_STRING}|(-?Infinity|NaN)")
+_NUMBER_TOKEN = re.compile(rf"{_JSON_STRING}|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+_BRACKET_TOKEN = re.compile(rf"{_JSON_STRING}|([\[\]{{}}])")
+_LONE_SURROGATE_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _line_col(text: str, pos: int, first_line: int) -> str:
+    line = text.count("\n", 0, pos) + first_line
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return f"line {line} column {col}"
+
+
+def _json_hooks(max_int_digits: int) -> dict[str, Any]:
+    def parse_constant(name: str) -> float:
+        raise _Reject("a finite number", name, _NONFINITE_TOKEN)
+
+    def parse_int(digits: str) -> int:
+        if len(digits.lstrip("-")) > max_int_digits:
+            found = f"an integer of {len(digits.lstrip('-'))} digits"
+            raise _Reject(f"an integer of at most {max_int_digits} digits", found, None)
+        return int(digits)
+
+    def parse_float(digits: str) -> float:
+        value = float(digits)
+        if not math.isfinite(value):
+            raise _Reject("a finite number", _one_line(digits, 40), None)
+        return value
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        d = dict(items)
+        if len(d) != len(items):
+            seen: set[str] = set()
+            for k, _ in items:
+                if k in seen:
+                    raise _Repeated(k)
+                seen.add(k)
+        return d
+
+    return {
+        "parse_constant": parse_constant,
+        "parse_int": parse_int,
+        "parse_float": parse_float,
+        "object_pairs_hook": pairs,
+    }
+
+
+def _locate_token(text: str, token: re.Pattern[str], found: str) -> int | None:
+    for m in token.finditer(text):
+        if m.group(1) == found:
+            return m.start(1)
+    return None
+
+
+def _locate_number(text: str, rej: _Reject, max_int_digits: int) -> int | None:
+    for m in _NUMBER_TOKEN.finditer(text):
+        tok = m.group(1)
+        if tok is None:
+            continue
+        if rej.found.startswith("an integer"):
+            if tok.lstrip("-").isdigit() and len(tok.lstrip("-")) > max_int_digits:
+                return m.start(1)
+        elif not tok.lstrip("-").isdigit():
+            try:
+                if not math.isfinite(float(tok)):
+                    return m.start(1)
+            except ValueError:
+                continue
+    return None
+
+
+def _locate_depth(text: str, max_depth: int) -> int | None:
+    depth = 0
+    for m in _BRACKET_TOKEN.finditer(text):
+        b = m.group(1)
+        if b is None:
+            continue
+        if b in "[{":
+            depth += 1
+            if depth > max_depth:
+                return m.start(1)
+        else:
+            depth -= 1
+    return None
+
+
+def _locate_repeated(text: str) -> int | None:
+    """Re-decode with the pure-Python scanner to find the object holding a key twice (error path only)."""
+    decoder = json.JSONDecoder()
+    starts: list[int] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        d = dict(items)
+        if len(d) != len(items):
+            raise _Repeated("", starts[-1])
+        return d
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> Any:
+        starts.append(s_and_end[1] - 1)
+        result = json.decoder.JSONObject(s_and_end, *args)
+        starts.pop()
+        return result
+
+    decoder.object_pairs_hook = pairs
+    decoder.parse_object = parse_object  # type: ignore[assignment]
+    decoder.parse_constant = float  # type: ignore[assignment]
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)
+    try:
+        decoder.decode(text)
+    except _Repeated as e:
+        return e.pos
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+def _walk_checks(value: object, max_depth: int) -> tuple[str, str] | None:
+    """Iteratively check nesting depth and lone surrogates; (expected, found) of the first problem."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        obj, depth = stack.pop()
+        if isinstance(obj, dict):
+            if depth + 1 > max_depth:
+                return (f"JSON nested at most {max_depth} levels deep", f"level {depth + 1}")
+            for k, v in obj.items():
+                if not k.isascii() and _SURROGATE.search(k):
+                    return ("a string of Unicode characters", "a lone surrogate escape")
+                if isinstance(v, dict | list):
+                    stack.append((v, depth + 1))
+                elif isinstance(v, str) and not v.isascii() and _SURROGATE.search(v):
+                    return ("a string of Unicode characters", "a lone surrogate escape")
+        elif isinstance(obj, list):
+            if depth + 1 > max_depth:
+                return (f"JSON nested at most {max_depth} levels deep", f"level {depth + 1}")
+            for v in obj:
+                if isinstance(v, dict | list):
+                    stack.append((v, depth + 1))
+                elif isinstance(v, str) and not v.isascii() and _SURROGATE.search(v):
+                    return ("a string of Unicode characters", "a lone surrogate escape")
+        elif isinstance(obj, str) and not obj.isascii() and _SURROGATE.search(obj):
+            return ("a string of Unicode characters", "a lone surrogate escape")
+    return None
+
+
+def load_json(
+    text: str,
+    label: str,
+    max_depth: int = JSON_MAX_DEPTH,
+    first_line: int = 1,
+    max_int_digits: int = JSON_MAX_INT_DIGITS,
+) -> object:
+    """Parse one JSON document strictly; ``first_line`` offsets line numbers (for a JSONL line).
+
+    Raises InputError(label, "line L column C", expected, found) for: invalid JSON ("valid JSON",
+    the decoder's message); ``NaN``/``Infinity``/``-Infinity`` or a float overflowing to infinity
+    ("a finite number", "NaN"); an integer of more than ``max_int_digits`` digits; nesting deeper than
+    ``max_depth``; an object with a repeated key ("each key once in an object", "'k' again"); a lone
+    surrogate escape such as ``"\\ud800"``. (Where a position cannot be found, WHERE is "file".)
+    """
+    if not isinstance(text, str):
+        raise TypeError("load_json takes str")
+    hooks = _json_hooks(max_int_digits)
+
+    def at(pos: int | None) -> str:
+        return (
+            _line_col(text, pos, first_line)
+            if pos is not None
+            else ("file" if first_line == 1 else f"line {first_line}")
+        )
+
+    try:
+        value = json.loads(text, **hooks)
+    except _Reject as rej:
+        if rej.token is not None:
+            pos = _locate_token(text, rej.token, rej.found)
+        else:
+            pos = _locate_number(text, rej, max_int_digits)
+        raise InputError(label, at(pos), rej.expected, rej.found) from None
+    except _Repeated as rep:
+        pos = _locate_repeated(text)
+        raise InputError(
+            label, at(pos), "each key once in an object", f"{_one_line(repr(rep.key), 60)} again"
+        ) from None
+    except json.JSONDecodeError as e:
+        where = f"line {e.lineno + first_line - 1} column {e.colno}"
+        raise InputError(label, where, "valid JSON", _one_line(e.msg)) from None
+    except RecursionError:
+        pos = _locate_depth(text, max_depth)
+        raise InputError(label, at(pos), f"JSON nested at most {max_depth} levels deep", "deeper nesting") from None
+    problem = _walk_checks(value, max_depth)
+    if problem is not None:
+        expected, found = problem
+        if found.startswith("level"):
+            pos = _locate_depth(text, max_depth)
+        else:
+            m = _LONE_SURROGATE_ESCAPE.search(text)
+            pos = m.start() if m else None
+        raise InputError(label, at(pos), expected, found)
+    return value
+
+
+def load_jsonl(text: str, label: str, max_depth: int = JSON_MAX_DEPTH) -> list[object]:
+    """One JSON value per line (``str.splitlines``); errors name the file's line via :func:`load_json`."""
+    return list(_iter_jsonl(text, label, max_depth))
+
+
+def _iter_jsonl(text: str, label: str, max_depth: int) -> Iterator[object]:
+    for n, line in enumerate(text.splitlines(), start=1):
+        yield load_json(line, label, max_depth=max_depth, first_line=n)
+
+
+__all__ = [
+    "CONTENT_MAX_BYTES",
+    "DATA_MAX_BYTES",
+    "DEFAULT_MAX_BYTES",
+    "JSON_MAX_DEPTH",
+    "JSON_MAX_INT_DIGITS",
+    "YAML_MAX_BYTES",
+    "YAML_MAX_CHARS",
+    "YAML_MAX_DEPTH",
+    "StrictLoader",
+    "load_json",
+    "load_jsonl",
+    "load_yaml",
+    "read_text",
+    "sha256_file",
+]
