@@ -1,9 +1,23 @@
-"""The training-transit simulation's results document (``data/simulation/results.md`` and ``results.json``)."""
+"""The training-transit simulation's results document (``data/simulation/results.md`` and ``results.json``).
+
+One function per section (``_section_*``) over a shared :class:`_Context`: the inputs, the presets and what is
+computed once and reused by later sections (the topologies, every shown step plan, the times to target). The
+discrete-event runs of section 9 are independent points; they run in parallel processes (``SITE_BUILDER_JOBS``
+sets how many, 1 runs them in this process) and are gathered in point order, so the document is the same
+byte for byte however they ran.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import statistics
+import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
 
 from site_builder import fmt
 from site_builder.models.simulation import closed_form as cf
@@ -29,7 +43,10 @@ from site_builder.models.simulation.module import (
     stage_rates,
 )
 from site_builder.models.simulation.presets import MFU, Presets
-from site_builder.results_doc import Cell, ResultsDoc
+from site_builder.results.cells import Published, cell, published_against_ours
+from site_builder.results_doc import Cell, ResultsDoc, Section
+
+JOBS_ENV = "SITE_BUILDER_JOBS"  # how many processes run the engine points; 1 runs them in this process
 
 TARGET = 3.158
 HOME = "2dc4.100gbe"
@@ -171,119 +188,195 @@ def _crossing_text(c: Crossing, unit: Callable[[float], str]) -> tuple[str, floa
     return unit(c.value), c.value
 
 
-def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
-    topos = cf.topologies(presets, inputs.workers)
-    doc = ResultsDoc(
-        name="simulation",
-        title="Training transit, simulated: time and energy to a loss across data centres",
-        intro=_INTRO,
-    )
-    plans: dict[tuple[str, str, str | None], cf.StepPlan] = {}
-    for tk, topo in topos.items():
-        for v, b in ROWS:
-            plans[(tk, v, b)] = cf.build_plan(inputs, presets, v, topo, b or "free")
-    figures: dict[str, str] = {}
+def _crossing_cell(c: Crossing, unit: Callable[[float], str], key: str) -> tuple[Cell, float | None]:
+    """The crossing as a keyed cell ("never"/"always" when there is none in range) and its value."""
+    text, value = _crossing_text(c, unit)
+    return cell(value if value is not None else text, text, key), value
 
-    def cell(text: str, value: float | int | str | None, key: str) -> Cell:
-        figures[key] = text
-        return Cell(text, value, key)
 
-    def steps_of(v: str, basis: str | None = None, target: float = TARGET) -> float | None:
-        return cf.steps_for(inputs, v, target, basis)
+# ------------------------------------------------------------------------------------------------ engine points
+@dataclass(frozen=True)
+class EnginePoint:
+    """One independent run of the discrete-event engine: a plan, how many syncs, the load and the seed."""
 
-    # 1. wire bytes ------------------------------------------------------------------------------------
-    s1 = doc.section("1. Wire bytes per variant")
-    s1.text(
+    plan: cf.StepPlan
+    syncs: int
+    load: float
+    seed: int
+
+
+def _run_point(p: EnginePoint) -> engine.EngineResult:
+    return engine.simulate(p.plan, p.syncs, p.load, p.seed)
+
+
+def engine_jobs(jobs: int | None, points: int) -> int:
+    """How many processes run ``points`` engine points: ``jobs`` if given, else ``SITE_BUILDER_JOBS``, else the
+    CPU count; never more than the points."""
+    if jobs is None:
+        raw = os.environ.get(JOBS_ENV, "").strip()
+        if raw:
+            if not raw.isdigit() or int(raw) < 1:
+                raise ValueError(f"{JOBS_ENV} must be a whole number of processes, 1 or more; found {raw!r}")
+            jobs = int(raw)
+        else:
+            jobs = os.cpu_count() or 1
+    return max(1, min(jobs, points))
+
+
+def _start_method() -> multiprocessing.context.BaseContext:
+    """Fork on Linux when this process runs a single thread (fast, nothing to re-import); else a fork server,
+    which forks from a clean single-threaded process."""
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def run_engine_points(points: list[EnginePoint], jobs: int | None = None) -> list[engine.EngineResult]:
+    """Run independent engine points, in parallel processes when more than one job is allowed. Each point
+    carries its own seed and the results come back in point order, so they are the same however they ran."""
+    workers = engine_jobs(jobs, len(points))
+    if workers == 1:
+        return [_run_point(p) for p in points]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_start_method()) as pool:
+        return list(pool.map(_run_point, points))
+
+
+# ------------------------------------------------------------------------------------------------ context
+@dataclass
+class _Context:
+    """The inputs and presets, and what is computed once and reused by later sections."""
+
+    inputs: SimInputs
+    presets: Presets
+    doc: ResultsDoc
+    jobs: int | None
+    topos: dict[str, Topology] = field(init=False)
+    plans: dict[tuple[str, str, str | None], cf.StepPlan] = field(init=False)
+    # time to TARGET per row (variant and budget) and topology, from section 2; section 7 reads AdamW's
+    time_to_target: dict[str, dict[str, float | None]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.topos = cf.topologies(self.presets, self.inputs.workers)
+        self.plans = {
+            (tk, v, b): cf.build_plan(self.inputs, self.presets, v, topo, b or "free")
+            for tk, topo in self.topos.items()
+            for v, b in ROWS
+        }
+
+    @property
+    def home(self) -> Topology:
+        return self.topos[HOME]
+
+    def plan(self, v: str, b: str | None, topo: str = HOME) -> cf.StepPlan:
+        return self.plans[(topo, v, b)]
+
+    def steps(self, v: str, config: str | None = None, target: float = TARGET) -> float | None:
+        """Steps of variant ``v`` to ``target``, from its own measured configuration or from ``config``."""
+        return cf.steps_for(self.inputs, v, target, config)
+
+    def steps_basis(self, v: str, basis: str) -> float:
+        """Steps to TARGET on a break-even basis: "c" gives the in-transit variants the exact band's steps."""
+        steps = self.steps(v, "C" if basis == "c" and v in cf.MODULE_VARIANTS else None)
+        assert steps is not None
+        return steps
+
+    def figure_text(self, key: str) -> str:
+        return next((k.text for k in self.doc.keyed_cells() if k.key == key), "not produced")
+
+
+# ------------------------------------------------------------------------------------------------ sections
+def _section_wire(ctx: _Context) -> dict[str, float]:
+    s = ctx.doc.section("1. Wire bytes per variant")
+    s.text(
         "Bytes each worker sends per step in the model's collective with 8 workers in one data centre, against "
         "the experiment's wire column. AdamW's ring all-reduce sends 2·(W−1)/W of its dense BF16 payload; an "
         "all-gather sends (W−1) payloads; C′ ring all-reduces the band; in E′ every worker sends its whole delta "
         "to the module in its switch port, so it sends more than any band variant (the switch then sums)."
     )
-    t = s1.table(
+    t = s.table(
         "Variant", "Payload, bytes", "Model wire, bytes", "Experiment wire, bytes", "Wire vs AdamW", "Payload vs AdamW"
     )
-    one_dc = topos["1dc8"]
-    a_wire = wire_bytes_per_worker(plans[("1dc8", "A", None)].rounds)
-    a_payload = cf.payload_bytes(inputs, cf.VARIANTS["A"])
+    a_wire = wire_bytes_per_worker(ctx.plan("A", None, "1dc8").rounds)
+    a_payload = cf.payload_bytes(ctx.inputs, cf.VARIANTS["A"])
     wire_data: dict[str, float] = {}
     for v, b in ROWS:
         if b not in (None, "free"):
             continue
-        plan = plans[("1dc8", v, b)]
-        wire = wire_bytes_per_worker(plan.rounds)
+        wire = wire_bytes_per_worker(ctx.plan(v, b, "1dc8").rounds)
         wire_data[v] = wire
-        payload = cf.payload_bytes(inputs, cf.VARIANTS[v])
-        cfg = inputs.configs[cf.VARIANTS[v].steps_from]
+        payload = cf.payload_bytes(ctx.inputs, cf.VARIANTS[v])
+        cfg = ctx.inputs.configs[cf.VARIANTS[v].steps_from]
         measured = cfg.wire_bytes if not cf.VARIANTS[v].hypothetical else None
         t.add(
             _row_label(v, None),
-            cell(fmt.integer(round(payload)), payload, f"sim.payload.{v}"),
-            cell(fmt.grouped(wire), wire, f"sim.wire.{v}"),
+            cell(payload, fmt.integer(round(payload)), f"sim.payload.{v}"),
+            cell(wire, fmt.grouped(wire), f"sim.wire.{v}"),
             fmt.grouped(measured) if measured is not None else "not measured",
-            cell(fmt.times(a_wire / wire, 1), a_wire / wire, f"sim.wire_ratio.{v}"),
-            cell(fmt.times(a_payload / payload, 1), a_payload / payload, f"sim.payload_ratio.{v}"),
+            cell(a_wire / wire, fmt.times(a_wire / wire, 1), f"sim.wire_ratio.{v}"),
+            cell(a_payload / payload, fmt.times(a_payload / payload, 1), f"sim.payload_ratio.{v}"),
         )
-    s1.text(f"Topology of this table: {one_dc.label}. C′ and E′ were not run: they reuse C's and E's steps.")
+    s.text(f"Topology of this table: {ctx.topos['1dc8'].label}. C′ and E′ were not run: they reuse C's and E's steps.")
+    return wire_data
 
-    # 2. time to target ------------------------------------------------------------------------------------
-    s2 = doc.section("2. Time to target")
-    s2.text(
+
+def _section_time(ctx: _Context) -> dict[str, dict[str, float]]:
+    s = ctx.doc.section("2. Time to target")
+    s.text(
         f"Seconds to reach a validation loss of {TARGET} = steps × step time, 8 workers on H100s at MFU "
         f"{MFU:.2f}. [free]: the module's transform is not charged; [low]: charged at 10 GFLOP/s; [high]: charged "
         "at 99 GFLOP/s. The 8 Gb/s WAN, 400G and 800G links are illustrative; C′ and E′ are hypothetical."
     )
-    cols = ["Variant", "Steps"] + [topos[k].label for k in SHOWN_TOPOLOGIES]
-    t = s2.table(*cols)
-    tt_data: dict[str, dict[str, float | None]] = {}
+    t = s.table("Variant", "Steps", *[ctx.topos[k].label for k in SHOWN_TOPOLOGIES])
     for v, b in ROWS:
-        steps = steps_of(v)
+        steps = ctx.steps(v)
         cells: list[Cell | str] = [_row_label(v, b), fmt.grouped(steps) if steps is not None else "not reached"]
         for tk in SHOWN_TOPOLOGIES:
-            plan = plans[(tk, v, b)]
-            x = cf.time_to_target(plan, steps)
-            tt_data.setdefault(f"{v}{_suffix(b)}", {})[tk] = x
+            x = cf.time_to_target(ctx.plan(v, b, tk), steps)
+            ctx.time_to_target.setdefault(f"{v}{_suffix(b)}", {})[tk] = x
             key = f"sim.time_to_target.{tk}.{v}{_suffix(b)}"
-            cells.append(cell(_s(x), x, key) if x is not None else "not reached")
+            cells.append(cell(x, _s(x), key) if x is not None else "not reached")
         t.add(*cells)
-    s2.text("Step time at zero background load, ms (the closed form; the engine equals it to 1e-12):")
-    t = s2.table(*(["Variant"] + [topos[k].label for k in SHOWN_TOPOLOGIES]))
+    s.text("Step time at zero background load, ms (the closed form; the engine equals it to 1e-12):")
+    t = s.table("Variant", *[ctx.topos[k].label for k in SHOWN_TOPOLOGIES])
     step_data: dict[str, dict[str, float]] = {}
     for v, b in ROWS:
         cells = [f"{_row_label(v, b)}, step"]
         for tk in SHOWN_TOPOLOGIES:
-            x = plans[(tk, v, b)].time
+            x = ctx.plan(v, b, tk).time
             step_data.setdefault(f"{v}{_suffix(b)}", {})[tk] = x
-            cells.append(cell(_ms(x), x, f"sim.step_ms.{tk}.{v}{_suffix(b)}"))
+            cells.append(cell(x, _ms(x), f"sim.step_ms.{tk}.{v}{_suffix(b)}"))
         t.add(*cells)
-    e_low = [tt_data["E.low"][tk] for tk in SHOWN_TOPOLOGIES]
-    e_low_f = [x for x in e_low if x is not None]
-    t = s2.table("Range", "Seconds to 3.158")
-    t.add("E [low], fastest topology", cell(_s(min(e_low_f)), min(e_low_f), "sim.e_low.min_s"))
-    t.add("E [low], slowest topology", cell(_s(max(e_low_f)), max(e_low_f), "sim.e_low.max_s"))
-    s2.text("Other losses on the ladder, 2 DC × 4 over 100 GbE (a variant is listed where every seed reached it):")
-    t = s2.table("Target loss", "Variant", "Steps", "Seconds")
-    for target in sorted({k for c in inputs.configs.values() for k in c.steps_to}, reverse=True):
+    e_low = [x for x in (ctx.time_to_target["E.low"][tk] for tk in SHOWN_TOPOLOGIES) if x is not None]
+    t = s.table("Range", "Seconds to 3.158")
+    t.add("E [low], fastest topology", cell(min(e_low), _s(min(e_low)), "sim.e_low.min_s"))
+    t.add("E [low], slowest topology", cell(max(e_low), _s(max(e_low)), "sim.e_low.max_s"))
+    s.text("Other losses on the ladder, 2 DC × 4 over 100 GbE (a variant is listed where every seed reached it):")
+    t = s.table("Target loss", "Variant", "Steps", "Seconds")
+    for target in sorted({k for c in ctx.inputs.configs.values() for k in c.steps_to}, reverse=True):
         if abs(target - TARGET) < 1e-9:
             continue
         for v, b in ROWS:
             if b not in (None, "free"):
                 continue
-            steps = steps_of(v, target=target)
+            steps = ctx.steps(v, target=target)
             if steps is None:
                 continue
-            x = steps * plans[(HOME, v, b)].time
+            x = steps * ctx.plan(v, b).time
             tag = f"{target:.3f}".replace(".", "_")
             t.add(
                 f"{target:.3f} {_row_label(v, b)}",
                 _row_label(v, b),
                 fmt.grouped(steps),
-                cell(_s(x), x, f"sim.time_to.{tag}.{HOME}.{v}{_suffix(b)}"),
+                cell(x, _s(x), f"sim.time_to.{tag}.{HOME}.{v}{_suffix(b)}"),
             )
+    return step_data
 
-    # 3. module --------------------------------------------------------------------------------------------
-    s3 = doc.section("3. The link module as a link kernel")
+
+def _section_module(ctx: _Context) -> None:
+    s = ctx.doc.section("3. The link module as a link kernel")
     base = ModuleSpec()
-    s3.text(
+    s.text(
         "The module streams a worker's delta through four pipelined stages; the slowest sets the rate, so the "
         "module's time per step is its latency plus the delta's values over that rate. Rates in values per second "
         f"(a value is {VALUE_BYTES} bytes, BF16). Port: a 25 GB/s QSFP56 module on a 50 GB/s port (deck). Optics: "
@@ -293,7 +386,7 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         f"{fmt.grouped(FPGA_VALUES_PER_S / 1e9)} G values/s (illustrative). Latency "
         f"{fmt.fixed(MODULE_LATENCY_S * 1e6, 0)} µs (illustrative)."
     )
-    t = s3.table(
+    t = s.table(
         "Budget",
         "Port, G values/s",
         "Optics, G values/s",
@@ -306,7 +399,7 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         spec = base.with_budget(b)
         rates = stage_rates(spec)
         stage, _ = binding_stage(spec)
-        mt = module_time(spec, inputs.n_params)
+        mt = module_time(spec, ctx.inputs.n_params)
         t.add(
             BUDGET_LABELS[b],
             fmt.fixed(rates["port"] / 1e9, 2),
@@ -314,71 +407,72 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
             "not charged" if rates["compute"] == float("inf") else fmt.fixed(rates["compute"] / 1e9, 2),
             fmt.fixed(rates["fpga"] / 1e9, 2),
             cell(stage, stage, f"sim.module.binding.{b}"),
-            cell(fmt.unit(mt * 1e3, 2, "ms"), mt, f"sim.module.time_ms.{b}"),
+            cell(mt, fmt.unit(mt * 1e3, 2, "ms"), f"sim.module.time_ms.{b}"),
         )
     stop = budget_stops_binding(base)
-    t = s3.table("Quantity", "Value")
+    t = s.table("Quantity", "Value")
     t.add(
         "Budget above which the transform stops binding",
-        cell(_gflops(stop), stop, "sim.module.budget_stops_binding.gflops"),
+        cell(stop, _gflops(stop), "sim.module.budget_stops_binding.gflops"),
     )
     port_values = stage_rates(base)["port"]
-    t.add("Port rate", cell(fmt.unit(port_values / 1e9, 1, "G values/s"), port_values, "sim.module.port_gvalues"))
+    t.add("Port rate", cell(port_values, fmt.unit(port_values / 1e9, 1, "G values/s"), "sim.module.port_gvalues"))
     direct = port_values * 2 * (CHUNK // 16)
     t.add(
         "Band computed directly at the port rate (16 multiply-adds per value)",
-        cell(_gflops(direct), direct, "sim.module.direct_band_gflops"),
+        cell(direct, _gflops(direct), "sim.module.direct_band_gflops"),
     )
     fft = port_values * base.flops_per_value
     t.add(
         "Whole-chunk FFT at the port rate (20 FLOPs per value)",
-        cell(_gflops(fft), fft, "sim.module.fft_at_port_gflops"),
+        cell(fft, _gflops(fft), "sim.module.fft_at_port_gflops"),
     )
-    s3.text(
+    s.text(
         "The results home page puts the whole-chunk fast transform at 100 GFLOP/s (4 multiply-adds per value); "
         "our convention, 2.5·n·log2 n FLOPs per real FFT, gives 20 FLOPs per value and 250 GFLOP/s. Power: "
         f"{fmt.fixed(MODULE_STATIC_W, 1)} W static (paper), {fmt.fixed(LASER_W, 0)} W laser (illustrative), "
         f"{fmt.fixed(MODULE_PJ_PER_BIT, 2)} pJ/bit (developer's figure)."
     )
 
-    # 4. the closed form, worked ------------------------------------------------------------------------------
-    s4 = doc.section("4. The closed form, worked on AdamW, 2 DC × 4 over 100 GbE")
-    pa = plans[(HOME, "A", None)]
+
+def _section_worked(ctx: _Context) -> None:
+    s = ctx.doc.section("4. The closed form, worked on AdamW, 2 DC × 4 over 100 GbE")
+    pa = ctx.plan("A", None)
     comp = pa.phases[0].time
     rounds = pa.rounds
     rs = sum(r.time for r in rounds if r.label.startswith("reduce-scatter"))
     wan = sum(r.time for r in rounds if r.scope == "wan")
     ag = sum(r.time for r in rounds if r.label.startswith("all-gather"))
-    s4.text(
+    s.text(
         "Compute is 6·N·tokens ÷ (989 TFLOP/s × MFU) per worker, N the parameters and tokens the worker's 8 × 256. "
         "A ring round lasts latency + bytes ÷ bandwidth. Across data centres the all-reduce is hierarchical: a "
         "reduce-scatter among each DC's workers over NDR, the shards all-reduced across the WAN with the DC's "
         "workers sharing its egress (for two DCs, B ÷ bandwidth plus two latencies), then an all-gather over NDR."
     )
-    t = s4.table("Piece", "Time")
-    t.add("Compute", cell(_ms(comp), comp, "sim.anchor.compute_ms"))
-    t.add("Reduce-scatter in each DC (NDR, 3 rounds)", cell(_ms(rs), rs, "sim.anchor.intra_rs_ms"))
-    t.add("Shards all-reduced across the WAN", cell(_ms(wan), wan, "sim.anchor.wan_ms"))
-    t.add("All-gather in each DC (NDR, 3 rounds)", cell(_ms(ag), ag, "sim.anchor.intra_ag_ms"))
-    t.add("Step", cell(_ms(pa.time), pa.time, "sim.anchor.step_ms"))
+    t = s.table("Piece", "Time")
+    t.add("Compute", cell(comp, _ms(comp), "sim.anchor.compute_ms"))
+    t.add("Reduce-scatter in each DC (NDR, 3 rounds)", cell(rs, _ms(rs), "sim.anchor.intra_rs_ms"))
+    t.add("Shards all-reduced across the WAN", cell(wan, _ms(wan), "sim.anchor.wan_ms"))
+    t.add("All-gather in each DC (NDR, 3 rounds)", cell(ag, _ms(ag), "sim.anchor.intra_ag_ms"))
+    t.add("Step", cell(pa.time, _ms(pa.time), "sim.anchor.step_ms"))
 
-    # 5. energy -------------------------------------------------------------------------------------------
-    s5 = doc.section("5. Energy per step and to target")
-    dev = presets.device
-    s5.text(
-        f"All 8 workers, {topos[HOME].label}. Compute: each GPU's static {fmt.fixed(dev.idle_w, 0)} W for the whole "
+
+def _section_energy(ctx: _Context) -> dict[str, dict[str, float]]:
+    s = ctx.doc.section("5. Energy per step and to target")
+    dev = ctx.presets.device
+    s.text(
+        f"All 8 workers, {ctx.home.label}. Compute: each GPU's static {fmt.fixed(dev.idle_w, 0)} W for the whole "
         f"step plus {fmt.fixed(dev.pj_per_flop, 1)} pJ per FLOP (the presets' illustrative figures). Link: each "
         "link's pJ/bit over every byte that crosses it; a byte a worker sends to another DC also crosses the NDR "
         f"fabric at both ends. Module: ({fmt.fixed(MODULE_STATIC_W, 1)} W + {fmt.fixed(LASER_W, 0)} W laser) per "
         f"module for the whole step plus {fmt.fixed(MODULE_PJ_PER_BIT, 2)} pJ/bit over the delta it streams. "
         "Energy to target = steps × energy per step."
     )
-    t = s5.table("Variant", "Compute, J", "Link, J", "Module, J", "Per step, J", "Module share", "To 3.158")
+    t = s.table("Variant", "Compute, J", "Link, J", "Module, J", "Per step, J", "Module share", "To 3.158")
     energy_data: dict[str, dict[str, float]] = {}
     for v, b in ROWS:
-        plan = plans[(HOME, v, b)]
-        e = cf.energy_per_step(plan, presets)
-        steps = steps_of(v)
+        e = cf.energy_per_step(ctx.plan(v, b), ctx.presets)
+        steps = ctx.steps(v)
         total = e.total * steps if steps is not None else None
         sfx = _suffix(b)
         energy_data[f"{v}{sfx}"] = {"compute": e.compute, "link": e.link, "module": e.module, "total": e.total}
@@ -387,47 +481,84 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
             fmt.fixed(e.compute, 3),
             fmt.fixed(e.link, 4),
             fmt.fixed(e.module, 3),
-            cell(fmt.fixed(e.total, 3), e.total, f"sim.energy.{v}{sfx}.j_per_step"),
-            cell(fmt.pct(e.module / e.total, 1), e.module / e.total, f"sim.energy.module_share.{v}{sfx}")
+            cell(e.total, fmt.fixed(e.total, 3), f"sim.energy.{v}{sfx}.j_per_step"),
+            cell(e.module / e.total, fmt.pct(e.module / e.total, 1), f"sim.energy.module_share.{v}{sfx}")
             if e.module
             else "none",
-            cell(fmt.unit(total / 1e3, 2, "kJ"), total, f"sim.energy.{v}{sfx}.kj")
+            cell(total, fmt.unit(total / 1e3, 2, "kJ"), f"sim.energy.{v}{sfx}.kj")
             if total is not None
             else "not reached",
         )
+    return energy_data
 
-    # 6. hot spots ----------------------------------------------------------------------------------------
-    s6 = doc.section("6. Hot spots")
-    s6.text(
-        f"Each resource's share of the step on {topos[HOME].label}. Every sync round is charged whole (latency "
+
+HOT_SPOT_RESOURCES = (
+    "GPU compute",
+    "intra-DC link",
+    "module port",
+    "module optics",
+    "module compute",
+    "module FPGA",
+    "inter-DC link",
+)
+
+
+def _section_hot_spots(ctx: _Context) -> dict[str, dict[str, float]]:
+    s = ctx.doc.section("6. Hot spots")
+    s.text(
+        f"Each resource's share of the step on {ctx.home.label}. Every sync round is charged whole (latency "
         "included) to its slowest operation: the link, or the module's port when the port caps the sender; the "
         "module's stream is charged to its binding stage; GPU compute includes the band's or top-k's transform."
     )
-    resources = (
-        "GPU compute",
-        "intra-DC link",
-        "module port",
-        "module optics",
-        "module compute",
-        "module FPGA",
-        "inter-DC link",
-    )
-    t = s6.table("Variant", *resources)
+    t = s.table("Variant", *HOT_SPOT_RESOURCES)
     hot_data: dict[str, dict[str, float]] = {}
     for v, b in ROWS:
-        hs = cf.hot_spots(plans[(HOME, v, b)])
+        hs = cf.hot_spots(ctx.plan(v, b))
         hot_data[f"{v}{_suffix(b)}"] = hs
-        cells = [_row_label(v, b)]
-        for res in resources:
+        cells: list[Cell | str] = [_row_label(v, b)]
+        for res in HOT_SPOT_RESOURCES:
             share = hs.get(res, 0.0)
             key = f"sim.hotspot.{v}{_suffix(b)}.{res.replace(' ', '_').replace('-', '_').lower()}"
-            cells.append(cell(fmt.pct(share, 1), share, key) if share else "·")
+            cells.append(cell(share, fmt.pct(share, 1), key) if share else "·")
         t.add(*cells)
+    return hot_data
 
-    # 7. break-evens --------------------------------------------------------------------------------------
-    s7 = doc.section("7. Break-evens")
-    home = topos[HOME]
-    s7.text(
+
+def _wan_pairs() -> list[tuple[str, str, str]]:
+    """(challenger, incumbent, steps basis) of the WAN break-evens, in table order."""
+    pairs = [(ch, inc, basis) for basis in ("e", "c") for ch in ("Ep", "E") for inc in ("A", "B", "C", "Cp")]
+    pairs += [(ch, inc, "m") for ch, inc in (("Cp", "A"), ("Cp", "B"), ("Cp", "C"), ("C", "A"), ("C", "B"), ("B", "A"))]
+    return pairs
+
+
+def _wan_advantage(ctx: _Context, ch: str, inc: str, sc: float, si: float) -> Callable[[float], float]:
+    """Challenger's time to target less the incumbent's on 2 DC × 4 at a WAN bandwidth (negative: it wins)."""
+
+    def adv(bw: float) -> float:
+        return sc * cf.step_time_at_wan(ctx.inputs, ctx.presets, ch, ctx.home, bw) - si * cf.step_time_at_wan(
+            ctx.inputs, ctx.presets, inc, ctx.home, bw
+        )
+
+    return adv
+
+
+def _budget_advantage(
+    ctx: _Context, ch: str, inc: str, topo: Topology, sc: float, si: float
+) -> Callable[[float], float]:
+    """Challenger's time to target less the incumbent's on ``topo`` at a module compute budget (FLOP/s)."""
+
+    def adv(g: float) -> float:
+        return (
+            sc * cf.build_plan(ctx.inputs, ctx.presets, ch, topo, g).time
+            - si * cf.build_plan(ctx.inputs, ctx.presets, inc, topo, g).time
+        )
+
+    return adv
+
+
+def _section_breakevens(ctx: _Context) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    s = ctx.doc.section("7. Break-evens")
+    s.text(
         f"Bisection to a relative tolerance of {REL_TOL:g} (halving in log space). (a) Inter-DC bandwidth from "
         f"{fmt.fixed(WAN_SWEEP[0] / 1e9, 1)} to {fmt.grouped(WAN_SWEEP[1] / 1e9)} GB/s on 2 DC × 4, the 100 GbE "
         "preset's latency throughout; E and E′ at [free]. Steps basis: 'E' uses E's single-seed steps for the "
@@ -435,146 +566,114 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
         "'measured' involves no in-transit variant. A row reads: the challenger beats the incumbent below (or "
         "above) the crossing."
     )
-    t = s7.table("Challenger vs incumbent", "Steps basis", "Crossing", "Gb/s", "Challenger wins")
-    pairs: list[tuple[str, str, str]] = []
-    for basis in ("e", "c"):
-        for ch in ("Ep", "E"):
-            for inc in ("A", "B", "C", "Cp"):
-                pairs.append((ch, inc, basis))
-    for ch, inc in (("Cp", "A"), ("Cp", "B"), ("Cp", "C"), ("C", "A"), ("C", "B"), ("B", "A")):
-        pairs.append((ch, inc, "m"))
+    t = s.table("Challenger vs incumbent", "Steps basis", "Crossing", "Gb/s", "Challenger wins")
     be_wan: dict[str, dict[str, object]] = {}
-
-    def steps_basis(v: str, basis: str) -> float:
-        cfg = "C" if basis == "c" and v in cf.MODULE_VARIANTS else None
-        steps = steps_of(v, cfg)
-        assert steps is not None
-        return steps
-
-    for ch, inc, basis in pairs:
-        sc, si = steps_basis(ch, basis), steps_basis(inc, basis)
-
-        def adv(bw: float, ch: str = ch, inc: str = inc, sc: float = sc, si: float = si) -> float:
-            return sc * cf.step_time_at_wan(inputs, presets, ch, home, bw) - si * cf.step_time_at_wan(
-                inputs, presets, inc, home, bw
-            )
-
-        c = crossing(adv, *WAN_SWEEP)
-        text, value = _crossing_text(c, _gbps)
-        key = f"sim.breakeven.wan.{ch}_vs_{inc}.{basis}.gbps"
-        label = f"{cf.VARIANTS[ch].name} vs {cf.VARIANTS[inc].name} ({basis})"
+    for ch, inc, basis in _wan_pairs():
+        c = crossing(_wan_advantage(ctx, ch, inc, ctx.steps_basis(ch, basis), ctx.steps_basis(inc, basis)), *WAN_SWEEP)
+        crossing_cell, value = _crossing_cell(c, _gbps, f"sim.breakeven.wan.{ch}_vs_{inc}.{basis}.gbps")
         be_wan[f"{ch}_vs_{inc}.{basis}"] = {"value": value, "wins": c.wins}
         t.add(
-            label,
+            f"{cf.VARIANTS[ch].name} vs {cf.VARIANTS[inc].name} ({basis})",
             {"e": "E", "c": "C (exact)", "m": "measured"}[basis],
-            cell(text, value if value is not None else text, key),
+            crossing_cell,
             fmt.fixed(value * 8 / 1e9, 2) if value is not None else "·",
             c.wins,
         )
-    sc_r, si_r = float(round(steps_basis("Cp", "m"))), float(round(steps_basis("A", "m")))
-
-    def adv_r(bw: float) -> float:
-        return sc_r * cf.step_time_at_wan(inputs, presets, "Cp", home, bw) - si_r * cf.step_time_at_wan(
-            inputs, presets, "A", home, bw
-        )
-
-    c = crossing(adv_r, *WAN_SWEEP)
-    text, value = _crossing_text(c, _gbps)
+    sc_r, si_r = float(round(ctx.steps_basis("Cp", "m"))), float(round(ctx.steps_basis("A", "m")))
+    c = crossing(_wan_advantage(ctx, "Cp", "A", sc_r, si_r), *WAN_SWEEP)
+    crossing_cell, value = _crossing_cell(c, _gbps, "sim.breakeven.wan.Cp_vs_A.m_rounded.gbps")
     t.add(
         "C′ vs A (measured, C's mean steps rounded to a whole step)",
         "measured, rounded",
-        cell(text, value if value is not None else text, "sim.breakeven.wan.Cp_vs_A.m_rounded.gbps"),
+        crossing_cell,
         fmt.fixed(value * 8 / 1e9, 2) if value is not None else "·",
         c.wins,
     )
-    s7.text(
+    s.text(
         f"(b) Compute budget, transform charged, from {fmt.grouped(BUDGET_SWEEP[0] / 1e9)} to "
         f"{fmt.grouped(BUDGET_SWEEP[1] / 1e9)} GFLOP/s; every row uses E's single-seed steps (a hypothesis)."
     )
-    t = s7.table("Challenger vs incumbent, WAN", "Crossing", "Challenger wins")
+    t = s.table("Challenger vs incumbent, WAN", "Crossing", "Challenger wins")
     be_budget: dict[str, dict[str, object]] = {}
     for tk in (WAN8, HOME):
+        topo = ctx.topos[tk]
         for ch, inc in (("E", "C"), ("E", "A"), ("Ep", "A"), ("Ep", "B"), ("Ep", "Cp"), ("Ep", "C")):
-            topo = topos[tk]
-            sc, si = steps_basis(ch, "e"), steps_basis(inc, "e")
-
-            def adv_b(
-                g: float, ch: str = ch, inc: str = inc, topo: Topology = topo, sc: float = sc, si: float = si
-            ) -> float:
-                return (
-                    sc * cf.build_plan(inputs, presets, ch, topo, g).time
-                    - si * cf.build_plan(inputs, presets, inc, topo, g).time
-                )
-
-            c = crossing(adv_b, *BUDGET_SWEEP)
-            text, value = _crossing_text(c, _gflops)
+            adv = _budget_advantage(ctx, ch, inc, topo, ctx.steps_basis(ch, "e"), ctx.steps_basis(inc, "e"))
+            c = crossing(adv, *BUDGET_SWEEP)
+            crossing_cell, value = _crossing_cell(c, _gflops, f"sim.breakeven.budget.{tk}.{ch}_vs_{inc}.gflops")
             be_budget[f"{tk}.{ch}_vs_{inc}"] = {"value": value, "wins": c.wins}
-            t.add(
-                f"{cf.VARIANTS[ch].name} vs {cf.VARIANTS[inc].name}, {topo.label}",
-                cell(text, value if value is not None else text, f"sim.breakeven.budget.{tk}.{ch}_vs_{inc}.gflops"),
-                c.wins,
-            )
-    t.add("The transform stops binding (any WAN)", _gflops(stop), "·")
-    s7.text(
+            t.add(f"{cf.VARIANTS[ch].name} vs {cf.VARIANTS[inc].name}, {topo.label}", crossing_cell, c.wins)
+    t.add("The transform stops binding (any WAN)", _gflops(budget_stops_binding(ModuleSpec())), "·")
+    return be_wan, be_budget, _enob_breakeven(ctx, s)
+
+
+def _enob_breakeven(ctx: _Context, s: Section) -> list[dict[str, Any]]:
+    s.text(
         "(c) ENOB enters only through convergence: the steps of the optics run at that ENOB, as a step function "
         f"between the measured ENOB values (one seed each), with 8 planes. Time to {TARGET} against AdamW; E and E′ "
         "at [free]."
     )
     enob_cfgs = sorted(
-        (c for c in inputs.configs.values() if c.name.startswith("E") and c.planes in (None, 8) and c.enob is not None),
+        (
+            c
+            for c in ctx.inputs.configs.values()
+            if c.name.startswith("E") and c.planes in (None, 8) and c.enob is not None
+        ),
         key=lambda c: c.enob or 0.0,
     )
-    t = s7.table(
+    t = s.table(
         "ENOB", "Steps to 3.158", "E′ [free], 8 Gb/s WAN", "AdamW, 8 Gb/s WAN", "E′ [free], 100 GbE", "AdamW, 100 GbE"
     )
-    a8 = tt_data["A"][WAN8]
-    a100 = tt_data["A"][HOME]
-    enob_rows: list[dict[str, object]] = []
+    a8 = ctx.time_to_target["A"][WAN8]
+    a100 = ctx.time_to_target["A"][HOME]
+    enob_rows: list[dict[str, Any]] = []
     break_enob: float | None = None
     for c in enob_cfgs:
         steps = steps_to(c, TARGET)
         tag = fmt.fixed(c.enob or 0.0, 0)
-        ep8 = steps * plans[(WAN8, "Ep", "free")].time if steps is not None else None
-        ep100 = steps * plans[(HOME, "Ep", "free")].time if steps is not None else None
+        ep8 = steps * ctx.plan("Ep", "free", WAN8).time if steps is not None else None
+        ep100 = steps * ctx.plan("Ep", "free").time if steps is not None else None
         if ep8 is not None and a8 is not None and ep8 < a8 and break_enob is None:
             break_enob = c.enob
         enob_rows.append({"enob": c.enob, "steps": steps, "Ep_8gbps_s": ep8, "Ep_100gbe_s": ep100})
         t.add(
             f"ENOB {tag}",
-            cell(fmt.grouped(steps), steps, f"sim.enob.{tag}.steps") if steps is not None else "not reached",
-            cell(_s(ep8), ep8, f"sim.enob.{tag}.Ep.8gbps.s") if ep8 is not None else "not reached",
+            cell(steps, fmt.grouped(steps), f"sim.enob.{tag}.steps") if steps is not None else "not reached",
+            cell(ep8, _s(ep8), f"sim.enob.{tag}.Ep.8gbps.s") if ep8 is not None else "not reached",
             _s(a8) if a8 is not None else "·",
-            cell(_s(ep100), ep100, f"sim.enob.{tag}.Ep.100gbe.s") if ep100 is not None else "not reached",
+            cell(ep100, _s(ep100), f"sim.enob.{tag}.Ep.100gbe.s") if ep100 is not None else "not reached",
             _s(a100) if a100 is not None else "·",
         )
-    t = s7.table("Quantity", "Value")
+    t = s.table("Quantity", "Value")
     be_text = fmt.fixed(break_enob, 0) if break_enob is not None else "none"
     t.add(
         "Break-even ENOB (lowest measured ENOB at which E′ [free] beats AdamW on the 8 Gb/s WAN)",
-        cell(be_text, break_enob if break_enob is not None else be_text, "sim.breakeven.enob"),
+        cell(break_enob if break_enob is not None else be_text, be_text, "sim.breakeven.enob"),
     )
+    return enob_rows
 
-    # 8. bit planes ---------------------------------------------------------------------------------------
-    s8 = doc.section("8. Bit planes")
-    s8.text(
-        f"Each plane is one optical pass, so planes set the optics stage's rate as well as accuracy. {topos[HOME].label}, "
+
+def _section_planes(ctx: _Context) -> list[dict[str, Any]]:
+    s = ctx.doc.section("8. Bit planes")
+    s.text(
+        f"Each plane is one optical pass, so planes set the optics stage's rate as well as accuracy. {ctx.home.label}, "
         "ENOB 8, [free]; one seed per plane count."
     )
-    t = s8.table(
+    t = s.table(
         "Planes", "Optics, G values/s", "Binding stage", "Steps to 3.158", "E [free]", "E′ [free] (hypothetical)"
     )
     plane_cfgs = sorted(
-        (c for c in inputs.configs.values() if c.name.startswith("E") and c.enob in (None, 8.0) and c.planes),
+        (c for c in ctx.inputs.configs.values() if c.name.startswith("E") and c.enob in (None, 8.0) and c.planes),
         key=lambda c: c.planes or 0,
     )
     best: tuple[float, int] | None = None
-    plane_rows: list[dict[str, object]] = []
+    plane_rows: list[dict[str, Any]] = []
     for c in plane_cfgs:
         planes = c.planes or 8
         spec = ModuleSpec(planes=planes)
         steps = steps_to(c, TARGET)
-        pe = cf.build_plan(inputs, presets, "E", home, "free", module=spec)
-        pep = cf.build_plan(inputs, presets, "Ep", home, "free", module=spec)
+        pe = cf.build_plan(ctx.inputs, ctx.presets, "E", ctx.home, "free", module=spec)
+        pep = cf.build_plan(ctx.inputs, ctx.presets, "Ep", ctx.home, "free", module=spec)
         te = steps * pe.time if steps is not None else None
         tep = steps * pep.time if steps is not None else None
         if te is not None and (best is None or te < best[0]):
@@ -585,168 +684,210 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
             fmt.fixed(stage_rates(spec)["optics"] / 1e9, 2),
             binding_stage(spec)[0],
             fmt.grouped(steps) if steps is not None else "not reached",
-            cell(_s(te), te, f"sim.planes.{planes}.E.s") if te is not None else "not reached",
-            cell(_s(tep), tep, f"sim.planes.{planes}.Ep.s") if tep is not None else "not reached",
+            cell(te, _s(te), f"sim.planes.{planes}.E.s") if te is not None else "not reached",
+            cell(tep, _s(tep), f"sim.planes.{planes}.Ep.s") if tep is not None else "not reached",
         )
-    t = s8.table("Quantity", "Value")
+    t = s.table("Quantity", "Value")
     if best is not None:
-        t.add("Fastest plane count to 3.158 (E [free])", cell(str(best[1]), best[1], "sim.planes.fastest"))
+        t.add("Fastest plane count to 3.158 (E [free])", cell(best[1], str(best[1]), "sim.planes.fastest"))
+    return plane_rows
 
-    # 9. shared WAN ---------------------------------------------------------------------------------------
-    s9 = doc.section("9. A shared WAN (discrete-event engine)")
-    s9.text(
+
+def _shared_wan_plan(ctx: _Context, v: str, b: str | None) -> tuple[cf.StepPlan, str | None]:
+    budget = b if cf.VARIANTS[v].module else None
+    return ctx.plan(v, budget), budget
+
+
+def _section_shared_wan(ctx: _Context) -> dict[str, dict[str, Any]]:
+    s = ctx.doc.section("9. A shared WAN (discrete-event engine)")
+    s.text(
         f"Other jobs' traffic on every WAN egress: Poisson arrivals of {fmt.grouped(engine.BACKGROUND_TRANSFER_BYTES / 1e6)} MB "
         "transfers (illustrative) at a load given as a share of the link. The sync's WAN transfers are cut into "
         "1 MB chunks and queue FIFO with them. Mean step over "
-        f"{SHARED_WAN_SYNCS} syncs, {topos[HOME].label}, seed {SHARED_WAN_SEED}; the spread is the range of the "
+        f"{SHARED_WAN_SYNCS} syncs, {ctx.home.label}, seed {SHARED_WAN_SEED}; the spread is the range of the "
         f"mean over seeds {SHARED_WAN_SEED} and {', '.join(str(s) for s in SHARED_WAN_SPREAD_SEEDS)} at load 0.9. "
         "The closed form cannot see this queueing."
     )
-    t = s9.table("Variant", *[f"Load {fmt.fixed(x, 1)}" for x in SHARED_WAN_LOADS], "Spread at 0.9 over seeds")
-    shared: dict[str, dict[str, float]] = {}
+    # Every (variant, load, seed) run is an independent point: run them all at once, then lay them out.
+    points: list[EnginePoint] = []
     for v, b in SHARED_WAN_VARIANTS:
-        plan = plans[(HOME, v, b if cf.VARIANTS[v].module else None)]
-        cells = [_row_label(v, b if cf.VARIANTS[v].module else None)]
-        row: dict[str, float] = {}
+        plan, _ = _shared_wan_plan(ctx, v, b)
+        points += [EnginePoint(plan, SHARED_WAN_SYNCS, load, SHARED_WAN_SEED) for load in SHARED_WAN_LOADS]
+        points += [EnginePoint(plan, SHARED_WAN_SYNCS, 0.9, seed) for seed in SHARED_WAN_SPREAD_SEEDS]
+    results = iter(run_engine_points(points, ctx.jobs))
+    t = s.table("Variant", *[f"Load {fmt.fixed(x, 1)}" for x in SHARED_WAN_LOADS], "Spread at 0.9 over seeds")
+    shared: dict[str, dict[str, Any]] = {}
+    for v, b in SHARED_WAN_VARIANTS:
+        _, budget = _shared_wan_plan(ctx, v, b)
+        cells: list[Cell | str] = [_row_label(v, budget)]
+        row: dict[str, Any] = {}
         for load in SHARED_WAN_LOADS:
-            r = engine.simulate(plan, SHARED_WAN_SYNCS, load, SHARED_WAN_SEED)
-            row[fmt.fixed(load, 1)] = r.mean_step
-            cells.append(
-                cell(_ms(r.mean_step), r.mean_step, f"sim.shared_wan.{v}.load{fmt.fixed(load, 1).replace('.', '_')}.ms")
-            )
-        means = [row[fmt.fixed(0.9, 1)]] + [
-            engine.simulate(plan, SHARED_WAN_SYNCS, 0.9, s).mean_step for s in SHARED_WAN_SPREAD_SEEDS
-        ]
+            mean = next(results).mean_step
+            row[fmt.fixed(load, 1)] = mean
+            cells.append(cell(mean, _ms(mean), f"sim.shared_wan.{v}.load{fmt.fixed(load, 1).replace('.', '_')}.ms"))
+        means = [row[fmt.fixed(0.9, 1)]] + [next(results).mean_step for _ in SHARED_WAN_SPREAD_SEEDS]
         spread = f"{fmt.fixed(min(means) * 1e3, 3)}–{fmt.fixed(max(means) * 1e3, 3)} ms"
-        row["seeds_at_0.9"] = means  # type: ignore[assignment]
-        cells.append(cell(spread, statistics.pstdev(means), f"sim.shared_wan.{v}.load0_9.spread"))
+        row["seeds_at_0.9"] = means
+        cells.append(cell(statistics.pstdev(means), spread, f"sim.shared_wan.{v}.load0_9.spread"))
         shared[v] = row
         t.add(*cells)
+    return shared
 
-    # 10. extrapolations ----------------------------------------------------------------------------------
-    s10 = doc.section("10. Extrapolations (outside the experiment)")
-    s10.text(
-        f"Model size, {topos[HOME].label}: every row is extrapolated. Compute, payloads and the module's stream "
+
+def _section_extrapolations(ctx: _Context) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
+    s = ctx.doc.section("10. Extrapolations (outside the experiment)")
+    s.text(
+        f"Model size, {ctx.home.label}: every row is extrapolated. Compute, payloads and the module's stream "
         "scale with the parameter count; the steps to 3.158 are kept as measured (an assumption). The largest "
         "size is the Llama-3-8B shape from the presets."
     )
     size_cols = [("A", None), ("B", None), ("Cp", None), ("E", "high"), ("Ep", "free")]
-    t = s10.table(
+    t = s.table(
         "Model size (extrapolated)", "Parameters", *[_row_label(v, b) for v, b in size_cols], "Hot spot of E [high]"
     )
-    size_data: list[dict[str, object]] = []
-    for label, n in scaled_sizes(inputs.n_params, presets.llama3_8b_params):
-        cells = [f"{label} (extrapolated)", fmt.integer(n)]
-        row2: dict[str, object] = {"size": label, "n_params": n}
+    size_data: list[dict[str, Any]] = []
+    for label, n in scaled_sizes(ctx.inputs.n_params, ctx.presets.llama3_8b_params):
+        cells: list[Cell | str] = [f"{label} (extrapolated)", fmt.integer(n)]
+        row: dict[str, Any] = {"size": label, "n_params": n}
         for v, b in size_cols:
-            plan = cf.build_plan(inputs, presets, v, home, b or "free", n_params=n)
-            steps = steps_of(v)
+            plan = cf.build_plan(ctx.inputs, ctx.presets, v, ctx.home, b or "free", n_params=n)
+            steps = ctx.steps(v)
             x = plan.time * steps if steps is not None else None
-            row2[f"{v}{_suffix(b)}"] = x
-            cells.append(cell(_s(x), x, f"sim.extrap.size.{label}.{v}{_suffix(b)}.s") if x is not None else "·")
-        hs = cf.hot_spots(cf.build_plan(inputs, presets, "E", home, "high", n_params=n))
+            row[f"{v}{_suffix(b)}"] = x
+            cells.append(cell(x, _s(x), f"sim.extrap.size.{label}.{v}{_suffix(b)}.s") if x is not None else "·")
+        hs = cf.hot_spots(cf.build_plan(ctx.inputs, ctx.presets, "E", ctx.home, "high", n_params=n))
         top = max(hs, key=lambda k: hs[k])
         cells.append(f"{top} {fmt.pct(hs[top], 1)}")
-        size_data.append(row2)
+        size_data.append(row)
         t.add(*cells)
-    s10.text(
+    s.text(
         "DiLoCo-style syncing every H steps, same steps to 3.158 (an assumption, not a measurement: DiLoCo also "
         "changes the optimiser). Training compute runs every step; the transform, the module and the collective "
-        f"once per sync. {topos[HOME].label}; E and E′ at [free]."
+        f"once per sync. {ctx.home.label}; E and E′ at [free]."
     )
     dl_cols = [("A", None), ("B", None), ("C", None), ("Cp", None), ("E", "free"), ("Ep", "free")]
-    t = s10.table("H (extrapolated)", *[_row_label(v, b) for v, b in dl_cols])
+    t = s.table("H (extrapolated)", *[_row_label(v, b) for v, b in dl_cols])
     dl_data: dict[str, dict[str, float]] = {}
     for h in DILOCO_H:
         cells = [f"H = {h} (extrapolated)"]
         for v, b in dl_cols:
-            steps = steps_of(v)
+            steps = ctx.steps(v)
             assert steps is not None
-            x = diloco_time(plans[(HOME, v, b)], steps, h)
+            x = diloco_time(ctx.plan(v, b), steps, h)
             dl_data.setdefault(str(h), {})[f"{v}{_suffix(b)}"] = x
-            cells.append(cell(_s(x), x, f"sim.extrap.diloco.h{h}.{v}.s"))
+            cells.append(cell(x, _s(x), f"sim.extrap.diloco.h{h}.{v}.s"))
         t.add(*cells)
+    return size_data, dl_data
 
-    # 11. published figures ----------------------------------------------------------------------------
-    s11 = doc.section("11. Published figures and ours")
-    s11.text(
+
+def _section_published(ctx: _Context) -> dict[str, dict[str, Any]]:
+    s = ctx.doc.section("11. Published figures and ours")
+    s.text(
         "Every simulation figure quoted by deck CiT 05 and the Compute in Transit results page that this model "
         "produces, with ours. 'yes' means the same text after formatting."
     )
-    t = s11.table("Figure key", "Published", "Ours", "Reproduced")
-    compare: dict[str, dict[str, object]] = {}
-    for key, pub in PUBLISHED.items():
-        ours = figures.get(key, "not produced")
-        ok = ours == pub
-        compare[key] = {"published": pub, "ours": ours, "reproduced": ok}
-        t.add(key, pub, ours, "yes" if ok else "no")
-    s11.text(
+    compare = published_against_ours(
+        s, ctx.doc, (Published(key, text, key) for key, text in PUBLISHED.items()), first_column="Figure key"
+    )
+    s.text(
         "Where they differ. " + WHY["Ep"] + " " + WHY["shared"] + " Break-evens that involve E′ shift with its step "
         "(ours cross at slightly higher bandwidths and lower budgets). C′ against AdamW: C's steps are the mean of "
         "three seeds (2,666.67); with the mean rounded to a whole step the crossing is "
-        + figures.get("sim.breakeven.wan.Cp_vs_A.m_rounded.gbps", "not produced")
+        + ctx.figure_text("sim.breakeven.wan.Cp_vs_A.m_rounded.gbps")
         + ", so the published 6.58 GB/s most likely used the rounded 2,667."
     )
+    return compare
 
+
+def _parameters(ctx: _Context) -> dict[str, Any]:
+    dev = ctx.presets.device
+    base = ModuleSpec()
+    return {
+        "n_params": ctx.inputs.n_params,
+        "workers": ctx.inputs.workers,
+        "tokens_per_worker": ctx.inputs.tokens_per_worker,
+        "device": {
+            "name": dev.name,
+            "peak_flops": dev.peak_flops,
+            "mfu": dev.mfu,
+            "idle_w": dev.idle_w,
+            "pj_per_flop": dev.pj_per_flop,
+        },
+        "links": {
+            k: {
+                "name": li.name,
+                "bandwidth": li.bandwidth,
+                "latency": li.latency,
+                "pj_per_bit": li.pj_per_bit,
+                "illustrative": li.illustrative,
+            }
+            for k, li in ctx.presets.links.items()
+        },
+        "module": {
+            "stage_rates_free": {k: (None if v == float("inf") else v) for k, v in stage_rates(base).items()},
+            "flops_per_value": base.flops_per_value,
+            "latency_s": base.latency_s,
+            "static_w": base.static_w,
+            "laser_w": base.laser_w,
+            "pj_per_bit": base.pj_per_bit,
+            "budgets": BUDGETS,
+            "budget_stops_binding": budget_stops_binding(base),
+        },
+        "steps_to_target": {v: ctx.steps(v) for v in cf.VARIANTS},
+        "payload_bytes": {v: cf.payload_bytes(ctx.inputs, cf.VARIANTS[v]) for v in cf.VARIANTS},
+    }
+
+
+def _wan_slider(ctx: _Context) -> dict[str, dict[str, float]]:
+    """For explorers: on 2 DC × 4 only the WAN rounds depend on the bandwidth; step(bw) is exact from these."""
+    out: dict[str, dict[str, float]] = {}
+    for v, b in ROWS:
+        plan = ctx.plan(v, b)
+        wan = [r for r in plan.rounds if r.scope == "wan"]
+        out[f"{v}{_suffix(b)}"] = {
+            "step_at_100gbe_s": plan.time,
+            "wan_bytes_per_link": sum(r.sharing * r.per_sender for r in wan),
+            "port_floor_s": max((r.port_time for r in wan), default=0.0),
+        }
+    return out
+
+
+def build_simulation_results(inputs: SimInputs, presets: Presets, jobs: int | None = None) -> ResultsDoc:
+    """The whole simulation document. ``jobs`` caps the processes of the engine runs (default: the environment's
+    ``SITE_BUILDER_JOBS``, else the CPU count); the document does not depend on it."""
+    doc = ResultsDoc(
+        name="simulation",
+        title="Training transit, simulated: time and energy to a loss across data centres",
+        intro=_INTRO,
+    )
+    ctx = _Context(inputs, presets, doc, jobs)
+    wire = _section_wire(ctx)
+    step = _section_time(ctx)
+    _section_module(ctx)
+    _section_worked(ctx)
+    energy = _section_energy(ctx)
+    hot = _section_hot_spots(ctx)
+    be_wan, be_budget, enob = _section_breakevens(ctx)
+    planes = _section_planes(ctx)
+    shared = _section_shared_wan(ctx)
+    size, diloco = _section_extrapolations(ctx)
+    compare = _section_published(ctx)
     doc.data = {
         "target": TARGET,
-        "parameters": {
-            "n_params": inputs.n_params,
-            "workers": inputs.workers,
-            "tokens_per_worker": inputs.tokens_per_worker,
-            "device": {
-                "name": dev.name,
-                "peak_flops": dev.peak_flops,
-                "mfu": dev.mfu,
-                "idle_w": dev.idle_w,
-                "pj_per_flop": dev.pj_per_flop,
-            },
-            "links": {
-                k: {
-                    "name": li.name,
-                    "bandwidth": li.bandwidth,
-                    "latency": li.latency,
-                    "pj_per_bit": li.pj_per_bit,
-                    "illustrative": li.illustrative,
-                }
-                for k, li in presets.links.items()
-            },
-            "module": {
-                "stage_rates_free": {k: (None if v == float("inf") else v) for k, v in stage_rates(base).items()},
-                "flops_per_value": base.flops_per_value,
-                "latency_s": base.latency_s,
-                "static_w": base.static_w,
-                "laser_w": base.laser_w,
-                "pj_per_bit": base.pj_per_bit,
-                "budgets": BUDGETS,
-                "budget_stops_binding": stop,
-            },
-            "steps_to_target": {v: steps_of(v) for v in cf.VARIANTS},
-            "payload_bytes": {v: cf.payload_bytes(inputs, cf.VARIANTS[v]) for v in cf.VARIANTS},
-        },
-        "wire_bytes": wire_data,
-        "step_s": step_data,
-        "time_to_target_s": tt_data,
-        "wan_slider": {
-            # For explorers: on 2 DC x 4 only the WAN rounds depend on the bandwidth; step(bw) is exact from these.
-            f"{v}{_suffix(b)}": {
-                "step_at_100gbe_s": plans[(HOME, v, b)].time,
-                "wan_bytes_per_link": sum(
-                    r.sharing * r.per_sender for r in plans[(HOME, v, b)].rounds if r.scope == "wan"
-                ),
-                "port_floor_s": max((r.port_time for r in plans[(HOME, v, b)].rounds if r.scope == "wan"), default=0.0),
-            }
-            for v, b in ROWS
-        },
-        "energy_j_per_step": energy_data,
-        "hot_spots": hot_data,
+        "parameters": _parameters(ctx),
+        "wire_bytes": wire,
+        "step_s": step,
+        "time_to_target_s": ctx.time_to_target,
+        "wan_slider": _wan_slider(ctx),
+        "energy_j_per_step": energy,
+        "hot_spots": hot,
         "breakeven_wan": be_wan,
         "breakeven_budget": be_budget,
-        "enob": enob_rows,
-        "planes": plane_rows,
+        "enob": enob,
+        "planes": planes,
         "shared_wan": shared,
-        "extrap_size": size_data,
-        "extrap_diloco": dl_data,
+        "extrap_size": size,
+        "extrap_diloco": diloco,
         "published_vs_ours": compare,
     }
     return doc
