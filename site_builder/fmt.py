@@ -31,8 +31,8 @@ def pct(x: float, digits: int = 2) -> str:
     return f"{_finite(x) * 100:.{digits}f}%"
 
 
-def times(x: float, digits: int = 3) -> str:
-    """A ratio: ``1.139x``."""
+def ratio_x(x: float, digits: int = 3) -> str:
+    """A ratio, with an ``x`` after it: ``1.139x``."""
     return f"{_finite(x):.{digits}f}x"
 
 

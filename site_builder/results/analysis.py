@@ -32,6 +32,7 @@ from site_builder.models.analysis.shape import (
 )
 from site_builder.models.analysis.sixn import six_n_check
 from site_builder.models.analysis.step import StepShares, step_shares
+from site_builder.results.cells import Published, cell, published_against_ours
 from site_builder.results_doc import Cell, ResultsDoc, Section
 
 # Lengths of the mask tables: up to Llama-3-8B's trained context (8,192); 32,768 is shown apart.
@@ -50,10 +51,6 @@ def _label(variant: str, length: int) -> str:
     return f"{SHORT[variant]}, {fmt.integer(length)}"
 
 
-def _cell(value: float | int, text: str, key: str) -> Cell:
-    return Cell(text, value, key)
-
-
 def _range_text(values: Iterable[float], f: Callable[[float], str], sep: str = "–") -> tuple[str, float, float]:
     """``lo–hi`` with the unit printed once at the end (``9.53–10.07%``, ``1.105–1.112x``)."""
     vals = list(values)
@@ -68,7 +65,7 @@ def _range_text(values: Iterable[float], f: Callable[[float], str], sep: str = "
 
 def _range_row(table: Any, label: str, key: str, values: Iterable[float], f: Callable[[float], str]) -> None:
     text, lo, hi = _range_text(values, f)
-    table.add(label, _cell(lo, f(lo), f"{key}_min"), _cell(hi, f(hi), f"{key}_max"), Cell(text, text, key))
+    table.add(label, cell(lo, f(lo), f"{key}_min"), cell(hi, f(hi), f"{key}_max"), Cell(text, text, key))
 
 
 # ------------------------------------------------------------------------------------------------ intro
@@ -138,9 +135,9 @@ def _section_sixn(doc: ResultsDoc) -> list[dict[str, Any]]:
     n_tab = s.table("Quantity", "Value")
     n_tab.add(
         "Parameters of untied Llama-3-8B",
-        _cell(params_untied(LLAMA3_8B), fmt.integer(params_untied(LLAMA3_8B)), "ana.sixn.params_untied"),
+        cell(params_untied(LLAMA3_8B), fmt.integer(params_untied(LLAMA3_8B)), "ana.sixn.params_untied"),
     )
-    n_tab.add("N (less the input embedding)", _cell(matmul_params(), fmt.integer(matmul_params()), "ana.sixn.n"))
+    n_tab.add("N (less the input embedding)", cell(matmul_params(), fmt.integer(matmul_params()), "ana.sixn.n"))
     t = s.table("Sequence length", "Ledger (GFLOP/token)", "6N (GFLOP/token)", "Attention (GFLOP/token)", "Ratio")
     out = []
     for length in LENGTHS:
@@ -148,10 +145,10 @@ def _section_sixn(doc: ResultsDoc) -> list[dict[str, Any]]:
         k = f"ana.sixn.{length}"
         t.add(
             fmt.integer(length),
-            _cell(c.ledger_per_token / 1e9, fmt.fixed(c.ledger_per_token / 1e9, 2), f"{k}.gflop_per_token"),
-            _cell(c.six_n / 1e9, fmt.fixed(c.six_n / 1e9, 2), f"{k}.six_n_gflop"),
-            _cell(c.attention / 1e9, fmt.fixed(c.attention / 1e9, 2), f"{k}.attention_gflop"),
-            _cell(c.ratio, fmt.fixed(c.ratio, 4), f"{k}.ratio"),
+            cell(c.ledger_per_token / 1e9, fmt.fixed(c.ledger_per_token / 1e9, 2), f"{k}.gflop_per_token"),
+            cell(c.six_n / 1e9, fmt.fixed(c.six_n / 1e9, 2), f"{k}.six_n_gflop"),
+            cell(c.attention / 1e9, fmt.fixed(c.attention / 1e9, 2), f"{k}.attention_gflop"),
+            cell(c.ratio, fmt.fixed(c.ratio, 4), f"{k}.ratio"),
         )
         out.append(c.as_dict())
     s.text(
@@ -188,21 +185,21 @@ def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
             k = f"ana.step.{v}.{length}"
             t.add(
                 _label(v, length),
-                _cell(r.forward, fmt.pct(r.forward), f"{k}.forward"),
-                _cell(r.backward, fmt.pct(r.backward), f"{k}.backward"),
-                _cell(r.step, fmt.pct(r.step), f"{k}.step"),
-                _cell(r.static, fmt.pct(r.static), f"{k}.static_share"),
-                _cell(r.data_part, fmt.pct(r.data_part), f"{k}.data_part"),
-                _cell(r.bound_optical, fmt.times(r.bound_optical), f"{k}.bound_optical"),
-                _cell(r.bound_static, fmt.times(r.bound_static), f"{k}.bound_static"),
-                _cell(r.backward_over_forward, fmt.times(r.backward_over_forward), f"{k}.bwd_over_fwd"),
+                cell(r.forward, fmt.pct(r.forward), f"{k}.forward"),
+                cell(r.backward, fmt.pct(r.backward), f"{k}.backward"),
+                cell(r.step, fmt.pct(r.step), f"{k}.step"),
+                cell(r.static, fmt.pct(r.static), f"{k}.static_share"),
+                cell(r.data_part, fmt.pct(r.data_part), f"{k}.data_part"),
+                cell(r.bound_optical, fmt.ratio_x(r.bound_optical), f"{k}.bound_optical"),
+                cell(r.bound_static, fmt.ratio_x(r.bound_static), f"{k}.bound_static"),
+                cell(r.backward_over_forward, fmt.ratio_x(r.backward_over_forward), f"{k}.bwd_over_fwd"),
             )
     s.text(
         "Ranges across the four sequence lengths (the decks quote these). The transformer has no transforms; "
         "its rows are 0.00% and bounds 1.000x throughout."
     )
     rt = s.table("Quantity", "Lowest", "Highest", "Range")
-    pct2, x3 = fmt.pct, fmt.times
+    pct2, x3 = fmt.pct, fmt.ratio_x
     _range_row(
         rt, "Hyena-2 static share", "ana.step.hyena2.static_range", (r.static for r in shares["hyena2"].values()), pct2
     )
@@ -267,7 +264,7 @@ def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
                 ("other", st["other"]),
             ]
             lt.add(
-                _label(v, length), *(_cell(x / 1e9, fmt.fixed(x / 1e9, 4), f"{k}.{n}_gflop_per_token") for n, x in vals)
+                _label(v, length), *(cell(x / 1e9, fmt.fixed(x / 1e9, 4), f"{k}.{n}_gflop_per_token") for n, x in vals)
             )
     s.text(
         "Why the share falls from forward to step: the backward pass has as many long FFTs as the forward "
@@ -294,11 +291,11 @@ def _section_demo(doc: ResultsDoc) -> dict[str, Any]:
     t = s.table("Quantity", "Chunks", "FLOPs per chunk", "DeMo FLOPs per step", "Step FLOPs", "Share of the step")
     t.add(
         "DeMo DCT and inverse DCT, chunks of 64",
-        _cell(d.chunks, fmt.integer(d.chunks), "ana.demo.chunks"),
-        _cell(d.flops_per_chunk, fmt.integer(d.flops_per_chunk), "ana.demo.flops_per_chunk"),
-        _cell(d.demo_flops, fmt.integer(d.demo_flops), "ana.demo.flops"),
-        _cell(d.step_flops, fmt.integer(d.step_flops), "ana.demo.step_flops"),
-        _cell(d.share, fmt.sci(d.share), "ana.demo.share"),
+        cell(d.chunks, fmt.integer(d.chunks), "ana.demo.chunks"),
+        cell(d.flops_per_chunk, fmt.integer(d.flops_per_chunk), "ana.demo.flops_per_chunk"),
+        cell(d.demo_flops, fmt.integer(d.demo_flops), "ana.demo.flops"),
+        cell(d.step_flops, fmt.integer(d.step_flops), "ana.demo.step_flops"),
+        cell(d.share, fmt.sci(d.share), "ana.demo.share"),
     )
     s.text(
         "Five millionths of the step, in 64-point transforms: far too small to matter as compute, and too "
@@ -311,14 +308,14 @@ def _mask_row(t: Any, m: MaskBudget) -> None:
     k = f"ana.masks.{m.variant}.{m.length}"
     t.add(
         _label(m.variant, m.length),
-        _cell(m.weight_values, fmt.integer(m.weight_values), f"{k}.weight_values"),
-        _cell(m.forward_frames, fmt.integer(m.forward_frames), f"{k}.forward_frames"),
-        _cell(m.backward_frames, fmt.integer(m.backward_frames), f"{k}.backward_frames"),
-        _cell(m.weight_seconds, fmt.unit(m.weight_seconds, 2, "s"), f"{k}.weight_seconds"),
-        _cell(m.digital_seconds, fmt.unit(m.digital_seconds, 2, "s"), f"{k}.digital_seconds"),
-        _cell(m.mask_over_step, fmt.times(m.mask_over_step, 2), f"{k}.mask_over_step"),
-        _cell(m.data_seconds, fmt.unit(m.data_seconds, 0, "s"), f"{k}.data_seconds"),
-        _cell(m.data_seconds_per_engine, fmt.unit(m.data_seconds_per_engine, 2, "s"), f"{k}.data_seconds_per_engine"),
+        cell(m.weight_values, fmt.integer(m.weight_values), f"{k}.weight_values"),
+        cell(m.forward_frames, fmt.integer(m.forward_frames), f"{k}.forward_frames"),
+        cell(m.backward_frames, fmt.integer(m.backward_frames), f"{k}.backward_frames"),
+        cell(m.weight_seconds, fmt.unit(m.weight_seconds, 2, "s"), f"{k}.weight_seconds"),
+        cell(m.digital_seconds, fmt.unit(m.digital_seconds, 2, "s"), f"{k}.digital_seconds"),
+        cell(m.mask_over_step, fmt.ratio_x(m.mask_over_step, 2), f"{k}.mask_over_step"),
+        cell(m.data_seconds, fmt.unit(m.data_seconds, 0, "s"), f"{k}.data_seconds"),
+        cell(m.data_seconds_per_engine, fmt.unit(m.data_seconds_per_engine, 2, "s"), f"{k}.data_seconds_per_engine"),
     )
 
 
@@ -419,9 +416,9 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
             k = f"ana.masks.{v}.{length}"
             et.add(
                 _label(v, length),
-                _cell(m.removable_seconds, fmt.unit(m.removable_seconds, 4, "s"), f"{k}.removable_seconds"),
-                _cell(m.step_serial_seconds, secs(m.step_serial_seconds), f"{k}.step_serial_seconds"),
-                _cell(m.step_overlapped_seconds, secs(m.step_overlapped_seconds), f"{k}.step_overlapped_seconds"),
+                cell(m.removable_seconds, fmt.unit(m.removable_seconds, 4, "s"), f"{k}.removable_seconds"),
+                cell(m.step_serial_seconds, secs(m.step_serial_seconds), f"{k}.step_serial_seconds"),
+                cell(m.step_overlapped_seconds, secs(m.step_overlapped_seconds), f"{k}.step_overlapped_seconds"),
             )
 
     n0 = SCHEDULE_LENGTH
@@ -450,10 +447,10 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
         rel = m.weight_seconds / base.weight_seconds
         st.add(
             label,
-            _cell(m.passes, fmt.integer(m.passes), f"{k}.passes"),
-            _cell(m.frames_per_pass, fmt.integer(m.frames_per_pass), f"{k}.frames_per_pass"),
-            _cell(m.weight_seconds, fmt.unit(m.weight_seconds, 3, "s"), f"{k}.weight_seconds"),
-            _cell(rel, fmt.times(rel, 2), f"{k}.relative"),
+            cell(m.passes, fmt.integer(m.passes), f"{k}.passes"),
+            cell(m.frames_per_pass, fmt.integer(m.frames_per_pass), f"{k}.frames_per_pass"),
+            cell(m.weight_seconds, fmt.unit(m.weight_seconds, 3, "s"), f"{k}.weight_seconds"),
+            cell(rel, fmt.ratio_x(rel, 2), f"{k}.relative"),
         )
         sched_out[slug] = m.as_dict()
     s.text(
@@ -515,11 +512,11 @@ def _section_precision(doc: ResultsDoc) -> dict[str, Any]:
         k = f"ana.precision.n{size}"
         t.add(
             f"Normal, {fmt.integer(size)} values",
-            _cell(e5.crest, fmt.fixed(e5.crest, 2), f"{k}.crest"),
-            _cell(e5.rel_error, fmt.sci(e5.rel_error), f"{k}.fp8.error"),
-            _cell(e5.enob, fmt.fixed(e5.enob, 2), f"{k}.fp8.enob"),
-            _cell(bf.rel_error, fmt.sci(bf.rel_error), f"{k}.bf16.error"),
-            _cell(bf.enob, fmt.fixed(bf.enob, 2), f"{k}.bf16.enob"),
+            cell(e5.crest, fmt.fixed(e5.crest, 2), f"{k}.crest"),
+            cell(e5.rel_error, fmt.sci(e5.rel_error), f"{k}.fp8.error"),
+            cell(e5.enob, fmt.fixed(e5.enob, 2), f"{k}.fp8.enob"),
+            cell(bf.rel_error, fmt.sci(bf.rel_error), f"{k}.bf16.error"),
+            cell(bf.enob, fmt.fixed(bf.enob, 2), f"{k}.bf16.enob"),
         )
     rt = s.table("Format", "Lowest", "Highest", "Range")
     one = lambda x: fmt.fixed(x, 1)  # noqa: E731
@@ -529,8 +526,8 @@ def _section_precision(doc: ResultsDoc) -> dict[str, Any]:
         text, lo, hi = _range_text(vals, one)
         rt.add(
             label,
-            _cell(lo, one(lo), f"ana.precision.{slug}.enob_min"),
-            _cell(hi, one(hi), f"ana.precision.{slug}.enob_max"),
+            cell(lo, one(lo), f"ana.precision.{slug}.enob_min"),
+            cell(hi, one(hi), f"ana.precision.{slug}.enob_max"),
             Cell(text, text, f"ana.precision.{slug}.enob_range"),
         )
     top = max((r for r in rows if r.format == precision.BF16.name), key=lambda r: r.enob)
@@ -546,7 +543,7 @@ def _section_precision(doc: ResultsDoc) -> dict[str, Any]:
     )
     bt = s.table("Quantity", "Value")
     f8 = precision.bit_plane_noise_factor(8)
-    bt.add("Bit-plane noise factor √Σ4^b, 8 planes", _cell(f8, fmt.fixed(f8, 1), "ana.precision.bitplane_factor_8"))
+    bt.add("Bit-plane noise factor √Σ4^b, 8 planes", cell(f8, fmt.fixed(f8, 1), "ana.precision.bitplane_factor_8"))
     s.text(
         "Carrying an integer as P binary planes, one optical pass each, recombined with weights 2^b, "
         "multiplies each plane's read-out noise by √Σ4^b over b = 0 … P − 1."
@@ -589,13 +586,13 @@ def _section_checks(doc: ResultsDoc) -> dict[str, Any]:
         k = f"ana.checks.{c.length}"
         t.add(
             fmt.integer(c.length),
-            _cell(c.padded, fmt.integer(c.padded), f"{k}.padded"),
-            _cell(checks.DIRECT_BOUND, direct, f"{k}.direct_bound"),
-            _cell(checks.FD_BOUND, fd, f"{k}.fd_bound"),
+            cell(c.padded, fmt.integer(c.padded), f"{k}.padded"),
+            cell(checks.DIRECT_BOUND, direct, f"{k}.direct_bound"),
+            cell(checks.FD_BOUND, fd, f"{k}.fd_bound"),
         )
     wt = s.table("Comparison", "Largest relative error, every length")
-    wt.add("Spectral vs direct sums", _cell(checks.DIRECT_BOUND, direct, "ana.checks.direct_bound"))
-    wt.add("Spectral vs finite differences", _cell(checks.FD_BOUND, fd, "ana.checks.fd_bound"))
+    wt.add("Spectral vs direct sums", cell(checks.DIRECT_BOUND, direct, "ana.checks.direct_bound"))
+    wt.add("Spectral vs finite differences", cell(checks.FD_BOUND, fd, "ana.checks.fd_bound"))
     s.text(
         "The spectral formulas agree with the direct sums to rounding. The finite-difference errors are "
         "larger and are set by the difference step (rounding of the loss divided by the step), not by the "
@@ -708,8 +705,4 @@ def _section_published(doc: ResultsDoc) -> None:
         "Every analysis figure the decks and the series hub quote, beside the cell above that reproduces "
         "it. Where the two differ, the section that holds the figure explains why."
     )
-    cells = {k.key: k for k in doc.keyed_cells()}
-    t = s.table("Figure", "Published", "Ours", "Reproduced")
-    for label, published, key in published_figures():
-        ours = cells[key].text
-        t.add(label, published, ours, "yes" if ours == published else "no")
+    published_against_ours(s, doc, (Published(*f) for f in published_figures()))

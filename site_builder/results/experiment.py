@@ -153,8 +153,8 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
             Cell(fmt.integer(b.payload_int64), b.payload_int64, f"exp.bytes.{name}.payload_int64"),
             Cell(fmt.grouped(b.wire), b.wire, f"exp.bytes.{name}.wire"),
             Cell(f"{b.wire / 1e6:.1f} MB", b.wire / 1e6, f"exp.bytes.{name}.wire_mb"),
-            Cell(fmt.times(a_bytes.payload / b.payload, 1), a_bytes.payload / b.payload, f"exp.bytes.{name}.vs_dense"),
-            Cell(fmt.times(a_bytes.wire / b.wire, 1), a_bytes.wire / b.wire, f"exp.bytes.{name}.wire_vs_A"),
+            Cell(fmt.ratio_x(a_bytes.payload / b.payload, 1), a_bytes.payload / b.payload, f"exp.bytes.{name}.vs_dense"),
+            Cell(fmt.ratio_x(a_bytes.wire / b.wire, 1), a_bytes.wire / b.wire, f"exp.bytes.{name}.wire_vs_A"),
         )
     for cid, row in rows.items():
         b = bytes_of(data, row)

@@ -40,7 +40,7 @@ def register(reg: Registry, data: ExperimentData, results: ResultsFile) -> None:
         b = bytes_of(data, row)
         add(f"exp.final.{cid}", f.mean, fmt.mean_sd(f.mean, f.sd), S1, (row.label,), "Final val loss (mean ± sd)")
         add(f"exp.payload.{cid}", b.payload, fmt.integer(b.payload), S1, (row.label,), "Payload / step (bytes)")
-        add(f"exp.vs_dense.{cid}", dense / b.payload, fmt.times(dense / b.payload, 1), S1, (row.label,), "vs dense")
+        add(f"exp.vs_dense.{cid}", dense / b.payload, fmt.ratio_x(dense / b.payload, 1), S1, (row.label,), "vs dense")
         if row.variant == "optics":
             last = data.runs_of(row.group)[0].evals[-1]
             add(f"exp.optics.{cid}.final", f.mean, fmt.fixed(f.mean, 3), S3, (row.label,), "Final val loss")

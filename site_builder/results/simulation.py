@@ -313,8 +313,8 @@ def _section_wire(ctx: _Context) -> dict[str, float]:
             cell(payload, fmt.integer(round(payload)), f"sim.payload.{v}"),
             cell(wire, fmt.grouped(wire), f"sim.wire.{v}"),
             fmt.grouped(measured) if measured is not None else "not measured",
-            cell(a_wire / wire, fmt.times(a_wire / wire, 1), f"sim.wire_ratio.{v}"),
-            cell(a_payload / payload, fmt.times(a_payload / payload, 1), f"sim.payload_ratio.{v}"),
+            cell(a_wire / wire, fmt.ratio_x(a_wire / wire, 1), f"sim.wire_ratio.{v}"),
+            cell(a_payload / payload, fmt.ratio_x(a_payload / payload, 1), f"sim.payload_ratio.{v}"),
         )
     s.text(f"Topology of this table: {ctx.topos['1dc8'].label}. C′ and E′ were not run: they reuse C's and E's steps.")
     return wire_data

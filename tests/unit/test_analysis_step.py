@@ -40,16 +40,16 @@ def test_hyena2_published_figures() -> None:
     assert fmt.pct(r.backward) == "0.11%"
     assert fmt.pct(r.step) == "0.15%"
     assert fmt.pct(r.static) == "0.14%"
-    assert fmt.times(r.bound_optical) == "1.001x"
-    assert fmt.times(r.backward_over_forward) == "1.998x"
+    assert fmt.ratio_x(r.bound_optical) == "1.001x"
+    assert fmt.ratio_x(r.backward_over_forward) == "1.998x"
 
 
 def test_block_circulant_published_figures() -> None:
     r = step_shares("circ", 4096)
     got = [fmt.pct(r.forward), fmt.pct(r.backward), fmt.pct(r.step), fmt.pct(r.static), fmt.pct(r.data_part)]
     assert got == ["14.18%", "11.16%", "12.19%", "9.66%", "20.73%"]
-    assert fmt.times(r.bound_optical) == "1.139x"
-    assert fmt.times(r.bound_static) == "1.107x"
+    assert fmt.ratio_x(r.bound_optical) == "1.139x"
+    assert fmt.ratio_x(r.bound_static) == "1.107x"
     assert fmt.pct(r.static, 1) == "9.7%"  # the series hub's glossary
 
 
@@ -57,10 +57,10 @@ def test_published_ranges_across_lengths() -> None:
     circ = [step_shares("circ", n) for n in LENGTHS]
     assert (fmt.pct(min(r.static for r in circ)), fmt.pct(max(r.static for r in circ))) == ("9.53%", "10.07%")
     bounds = [r.bound_static for r in circ]
-    assert (fmt.times(min(bounds)), fmt.times(max(bounds))) == ("1.105x", "1.112x")
+    assert (fmt.ratio_x(min(bounds)), fmt.ratio_x(max(bounds))) == ("1.105x", "1.112x")
     hy = [step_shares("hyena2", n) for n in LENGTHS]
     assert (fmt.pct(min(r.static for r in hy)), fmt.pct(max(r.static for r in hy))) == ("0.13%", "0.18%")
-    assert fmt.times(max(r.bound_static for r in hy)) == "1.002x"
+    assert fmt.ratio_x(max(r.bound_static for r in hy)) == "1.002x"
     assert fmt.pct(step_shares("hyena2", 8192).static) == "0.15%"
 
 
