@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.build import PROJECT, Options, build, load_inputs, write_results
+from site_builder.build import build, load_inputs, pinned_digests, write_results
 from site_builder.errors import BuildError
+from site_builder.paths import PROJECT, Options
 from site_builder.sources import pins
 
 PIN_PATTERNS = {
@@ -32,6 +33,12 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="build the site (what `make site` runs)")
     common(b)
     b.add_argument("--out", type=Path, help="output folder (default site/)")
+    b.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
+    b.add_argument("--no-cache", action="store_true", help="recompute every model; read and write no cache")
+    sv = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on every change (`make serve`)")
+    common(sv)
+    sv.add_argument("--out", type=Path, help="output folder (default site/)")
+    sv.add_argument("--port", type=int, default=8000)
     r = sub.add_parser("results", help="run the models and write data/*/results.{md,json} (`make results`)")
     common(r)
     pn = sub.add_parser("pin", help="rewrite data/sources.yaml with the SHA-256 of every input read")
@@ -44,19 +51,30 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     opts = Options(
-        project=args.project.resolve(), out=getattr(args, "out", None), vendor=args.vendor, reference=args.reference
+        project=args.project.resolve(),
+        out=getattr(args, "out", None),
+        vendor=args.vendor,
+        reference=args.reference,
+        cache=getattr(args, "cache", None),
+        use_cache=not getattr(args, "no_cache", False),
     )
     try:
         if args.command == "build":
             build(opts)
+        elif args.command == "serve":
+            from site_builder.serve import serve
+
+            return serve(opts, args.port)
         elif args.command == "results":
             write_results(opts)
         elif args.command == "pin":
-            _, vendor, reference = opts.resolved()
-            got = pins.write_pins(opts.project / "data" / "sources.yaml", pins.Roots(vendor, reference), PIN_PATTERNS)
+            paths = opts.paths()
+            got = pins.write_pins(paths.pins, pins.Roots(paths.vendor, paths.reference), PIN_PATTERNS)
             print(f"pinned {sum(len(v) for v in got.values())} files in data/sources.yaml")
         else:
-            load_inputs(opts)
+            paths = opts.paths()
+            pinned_digests(paths)
+            load_inputs(paths)
             print("inputs verified")
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)

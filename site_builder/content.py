@@ -9,10 +9,8 @@ from typing import Any
 import yaml
 
 from site_builder.errors import InputError, describe
-from site_builder.render.markdown import fig_refs
-
-TEMPLATES = ("home", "page")
-SERIES = ("cit", "fopttrn")
+from site_builder.page_kinds import CONTENT_KINDS
+from site_builder.series import SERIES
 
 
 @dataclass
@@ -21,14 +19,18 @@ class Page:
     label: str  # the content file as named in errors, relative to the project
     url: str  # site path of the page, "" for the home page, else ending in "/"
     title: str
-    template: str
+    kind: str
     body: str  # Markdown after the front matter
     body_line: int  # line number of the body's first line in the file
     meta: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def out_path(self) -> str:
-        return f"{self.url}index.html"
+    def series(self) -> str | None:
+        return self.meta.get("series")
+
+    def line_of(self, body_line: int) -> str:
+        """A body line (1-based) as a line of the content file, for messages."""
+        return f"line {self.body_line + body_line - 1}"
 
 
 def url_of(rel: Path) -> str:
@@ -36,6 +38,15 @@ def url_of(rel: Path) -> str:
     if parts[-1] == "index":
         parts = parts[:-1]
     return "".join(p + "/" for p in parts)
+
+
+def _meta_str(label: str, meta: dict[str, Any], key: str, required: bool = False) -> str | None:
+    value = meta.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(label, f"front matter.{key}", "a non-empty string", describe(value))
+    return value.strip()
 
 
 def load_page(path: Path, root: Path) -> Page:
@@ -56,27 +67,23 @@ def load_page(path: Path, root: Path) -> Page:
         raise InputError(label, f"line {line}", "valid YAML front matter", str(getattr(e, "problem", e))) from None
     if not isinstance(meta, dict):
         raise InputError(label, "front matter", "a mapping", describe(meta))
-    title = meta.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise InputError(label, "front matter.title", "a non-empty string", describe(title))
-    template = meta.get("template", "page")
-    if template not in TEMPLATES:
-        raise InputError(label, "front matter.template", f"one of {', '.join(TEMPLATES)}", describe(template))
+    title = _meta_str(label, meta, "title", required=True)
+    assert title is not None
+    kind = meta.get("kind", "page")
+    if kind not in CONTENT_KINDS:
+        raise InputError(label, "front matter.kind", f"one of {', '.join(CONTENT_KINDS)}", describe(kind))
     series = meta.get("series")
     if series is not None and series not in SERIES:
         raise InputError(label, "front matter.series", f"one of {', '.join(SERIES)}", describe(series))
+    _meta_str(label, meta, "nav")
+    order = meta.get("nav_order", 0)
+    if not isinstance(order, int) or isinstance(order, bool):
+        raise InputError(label, "front matter.nav_order", "an integer", describe(order))
     body = "\n".join(lines[close + 1 :]) + "\n"
-    return Page(path, label, url_of(path.relative_to(root)), title.strip(), template, body, close + 2, meta)
+    return Page(path, label, url_of(path.relative_to(root)), title, kind, body, close + 2, meta)
 
 
 def load_content(root: Path) -> list[Page]:
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
     return [load_page(p, root) for p in sorted(root.rglob("*.md"))]
-
-
-def check_fig_keys(page: Page, known: set[str] | dict[str, Any]) -> None:
-    """An unknown figure key is an error naming the content file and line."""
-    for n, key in fig_refs(page.body):
-        if key not in known:
-            raise InputError(page.label, f"line {page.body_line + n - 1}", "a registered figure key", f"{key!r}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from site_builder import mdtables
@@ -59,6 +60,17 @@ class ResultsFile:
     path: Path
     page: str
     title: str
+    series: str = "cit"
+
+    @cached_property
+    def text(self) -> str:
+        """The file's text, read once per build."""
+        return self.path.read_text(encoding="utf-8")
+
+    @cached_property
+    def sections(self) -> list[mdtables.MdSection]:
+        """Its sections and tables, parsed once per build."""
+        return mdtables.parse(self.text, self.label)
 
 
 @dataclass
@@ -79,21 +91,18 @@ class Registry:
         return self.figures[key]
 
     def use(self, key: str, page: str) -> Figure:
+        """Record that ``page`` shows the figure (the collect phase calls this for every reference)."""
         fig = self.figures[key]
         self.used_on.setdefault(key, set()).add(page)
         return fig
 
     def check_cells(self, files: dict[str, ResultsFile]) -> int:
         """Every figure's text equals the cell its source names. Returns the number checked."""
-        parsed: dict[str, list[mdtables.MdSection]] = {}
         for fig in self.figures.values():
             src = fig.source
             if src.file not in files:
                 raise BuildError(f"figure {fig.key}: source file {src.file} is not a known results file")
-            if src.file not in parsed:
-                path = files[src.file].path
-                parsed[src.file] = mdtables.parse(path.read_text(encoding="utf-8"), str(path))
-            cell = mdtables.find_cell(parsed[src.file], src.section, src.row, src.column)
+            cell = mdtables.find_cell(files[src.file].sections, src.section, src.row, src.column)
             if cell is None:
                 raise BuildError(f"figure {fig.key}: {src.describe()}: expected a cell there, found none")
             if cell != fig.text:

@@ -187,11 +187,17 @@ def mean_curve(runs: Sequence[Run]) -> Curve:
     common = set.intersection(*({e.step for e in r.evals} for r in runs))
     steps = tuple(sorted(common))
     by_run = [{e.step: e for e in r.evals} for r in runs]
-    mean, low, high, wire = [], [], [], []
-    for s in steps:
-        vals = [b[s].val_loss for b in by_run]
-        mean.append(statistics.fmean(vals))
-        low.append(min(vals))
-        high.append(max(vals))
-        wire.append(statistics.fmean(b[s].wire_bytes for b in by_run))
+    mean, low, high = seed_band([[b[s].val_loss for s in steps] for b in by_run])
+    wire = seed_mean([[b[s].wire_bytes for s in steps] for b in by_run])
     return Curve(steps, tuple(wire), tuple(mean), tuple(low), tuple(high))
+
+
+def seed_mean(per_seed: Sequence[Sequence[float]]) -> list[float]:
+    """Pointwise mean over seeds (exactly rounded, so independent of summation order)."""
+    return [statistics.fmean(vals) for vals in zip(*per_seed, strict=True)]
+
+
+def seed_band(per_seed: Sequence[Sequence[float]]) -> tuple[list[float], list[float], list[float]]:
+    """Pointwise (mean, lowest, highest) over seeds."""
+    cols = list(zip(*per_seed, strict=True))
+    return [statistics.fmean(c) for c in cols], [min(c) for c in cols], [max(c) for c in cols]

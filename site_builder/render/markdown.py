@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from html import escape
@@ -24,6 +25,7 @@ CHART_LINE = re.compile(r"^::chart\[([a-z0-9_-]+)\]\s*$")
 CONTAINERS = ("finding", "answer", "steps", "note", "lead", "cards", "list")
 
 
+@functools.lru_cache(maxsize=8192)
 def fig_html(fig: Figure, root: str) -> str:
     """The element a figure renders as. Its text is exactly the figure's text."""
     s = fig.source
@@ -71,12 +73,11 @@ def make_markdown() -> MarkdownIt:
 
     def render_fig(self: Any, tokens: Any, idx: int, options: Any, env: dict[str, Any]) -> str:
         key = tokens[idx].meta["key"]
-        fig = env["registry"].use(key, env["page"])
+        fig = env["registry"].get(key)
         return fig_html(fig, env["root"])
 
     def render_chart(self: Any, tokens: Any, idx: int, options: Any, env: dict[str, Any]) -> str:
         name = tokens[idx].meta["name"]
-        env.setdefault("charts", []).append(name)
         return (
             f'<figure class="chart" id="chart-{name}" data-chart="{name}">'
             f'<p class="chart-loading">Loading the chart…</p></figure>\n'
@@ -92,11 +93,3 @@ def make_markdown() -> MarkdownIt:
     md.add_render_rule("chart", render_chart)
     md.add_render_rule("link_open", render_link_open)
     return md
-
-
-def fig_refs(text: str) -> list[tuple[int, str]]:
-    """(line number, key) of every figure reference in a Markdown source."""
-    out = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        out += [(n, m.group(1)) for m in FIG_REF.finditer(line)]
-    return out

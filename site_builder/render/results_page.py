@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from markdown_it import MarkdownIt
 
 from site_builder import mdtables
 from site_builder.figures import row_anchor, slug
+
+PLAIN = re.compile(r"[^*_`\[\]\\<>&!~:]*")
+
+
+def inline(md: MarkdownIt, text: str) -> str:
+    """A cell's inline Markdown as HTML; plain text (most cells are numbers) skips the parser, same output."""
+    if PLAIN.fullmatch(text) and "www." not in text:
+        return text.replace('"', "&quot;")
+    return md.renderInline(text)
 
 
 def row_ids(table: mdtables.MdTable, section: str) -> list[str]:
@@ -21,9 +31,8 @@ def row_ids(table: mdtables.MdTable, section: str) -> list[str]:
     return [row_anchor(section, tuple(r[:width])) for r in table.rows]
 
 
-def render_results(text: str, file: str, md: MarkdownIt) -> tuple[str, list[tuple[str, str]]]:
-    """HTML of a results file and its table of contents [(anchor, title)]."""
-    sections = mdtables.parse(text, file)
+def render_results(text: str, sections: list[mdtables.MdSection], md: MarkdownIt) -> tuple[str, list[tuple[str, str]]]:
+    """HTML of a results file (its text and its parsed tables) and its table of contents [(anchor, title)]."""
     tables = {t.line: (s.title, t) for s in sections for t in s.tables}
     heading_lines = {s.line: s for s in sections if s.level}
     out: list[str] = []
@@ -57,10 +66,10 @@ def render_results(text: str, file: str, md: MarkdownIt) -> tuple[str, list[tupl
             flush()
             section, t = tables[n]
             ids = row_ids(t, section)
-            head = "".join(f"<th>{md.renderInline(c)}</th>" for c in t.columns)
+            head = "".join(f"<th>{inline(md, c)}</th>" for c in t.columns)
             body = []
             for rid, r in zip(ids, t.rows, strict=True):
-                cells = "".join(f"<td>{md.renderInline(c)}</td>" for c in r)
+                cells = "".join(f"<td>{inline(md, c)}</td>" for c in r)
                 body.append(f'<tr id="{escape(rid)}">{cells}</tr>')
             out.append(
                 f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'

@@ -242,5 +242,19 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
         "steps_per_seed": steps_data,
         "finals": {cid: {"per_seed": list(f.values), "mean": f.mean, "sd": f.sd} for cid, f in finals.items()},
         "groups": {cid: row.group for cid, row in rows.items()},
+        "curves": {cid: _curve_data(data, row) for cid, row in rows.items()},
     }
     return doc
+
+
+def _curve_data(data: ExperimentData, row: ResultRow) -> dict[str, object]:
+    """Each seed's validation loss and wire bytes at the eval steps every seed recorded (for the charts)."""
+    runs = data.runs_of(row.group)
+    steps = sorted(set.intersection(*({e.step for e in r.evals} for r in runs)))
+    by_run = [{e.step: e for e in r.evals} for r in runs]
+    return {
+        "label": short_label(row),
+        "steps": steps,
+        "seeds": [[b[s].val_loss for s in steps] for b in by_run],
+        "wire_bytes": [[b[s].wire_bytes for s in steps] for b in by_run],
+    }

@@ -21,6 +21,9 @@ RESULTS_MD = "demo-fixed-band/tinystories-gpu/results.md"
 CURVE = "demo-fixed-band/curves/tinystories-adamw-lr0.003-s1.jsonl"
 
 
+SHARED_CACHE: list[Path] = []  # one results cache for every sandbox: its keys cover what a case breaks
+
+
 class Sandbox:
     """A copy of the project and its inputs that a case may break."""
 
@@ -40,7 +43,10 @@ class Sandbox:
 
     def args(self, command: str = "build") -> list[str]:
         a = [command, "--project", str(self.project), "--vendor", str(self.vendor), "--reference", str(self.reference)]
-        return [*a, "--out", str(self.out)] if command == "build" else a
+        if command != "build":
+            return a
+        cache = ["--cache", str(SHARED_CACHE[0])] if SHARED_CACHE else []
+        return [*a, "--out", str(self.out), *cache]
 
     def repin(self) -> None:
         assert main(self.args("pin")) == 0
@@ -64,6 +70,7 @@ def tree_digest(folder: Path) -> str:
 
 @pytest.fixture(scope="module")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    SHARED_CACHE[:] = [tmp_path_factory.mktemp("cache")]
     box = Sandbox(tmp_path_factory.mktemp("good"))
     assert main(box.args()) == 0
     return box.out
@@ -224,6 +231,6 @@ def test_a_good_build_prints_stages_and_a_summary(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     names = [line.split()[0] for line in proc.stdout.splitlines()]
-    assert names[:5] == ["load", "models", "figures", "render", "checks"]
+    assert names[:6] == ["load", "models", "figures", "collect", "render", "checks"]
     assert re.match(r"built \d+ pages, \d+ figures in [\d.]+ s", proc.stdout.splitlines()[-1])
     assert (box.out / "figures.json").is_file()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from site_builder import mdtables
-from site_builder.content import Page, check_fig_keys
+from site_builder.collect import check_refs, parse_page
+from site_builder.content import Page
 from site_builder.errors import InputError
 from site_builder.figures import Figure, Registry, Source
 from site_builder.render.markdown import make_markdown
@@ -36,13 +37,28 @@ def test_fig_reference_renders_text_key_and_source():
     assert ">0.000</a>" in html
     assert 'data-fig="x.delta"' in html
     assert 'href="../x/results/#1-first--c-1d-64-delta"' in html
-    assert reg.used_on == {"x.delta": {"p/"}}
+
+
+def test_collect_finds_figures_and_charts_with_their_lines(tmp_path):
+    body = "one\n\ntwo :fig[x.delta] and\nthree :fig[x.other]\n\n::chart[loss_curves]\n\n`:fig[in.code]`\n"
+    page = Page(tmp_path / "a.md", "content/a.md", "a/", "A", "page", body, 5)
+    parsed = parse_page(page, make_markdown())
+    assert parsed.figs == [("x.delta", "line 7"), ("x.other", "line 8")]
+    assert parsed.charts == [("loss_curves", "line 10")]
 
 
 def test_unknown_key_names_file_and_line(tmp_path):
-    page = Page(tmp_path / "a.md", "content/a.md", "a/", "A", "page", "one\ntwo :fig[nope]\n", 5)
-    with pytest.raises(InputError, match=r"content/a\.md: line 6: expected a registered figure key, found 'nope'"):
-        check_fig_keys(page, registry().figures)
+    page = Page(tmp_path / "a.md", "content/a.md", "a/", "A", "page", "one\n\ntwo :fig[nope]\n", 5)
+    with pytest.raises(InputError, match=r"content/a\.md: line 7: expected a registered figure key, found 'nope'"):
+        check_refs(parse_page(page, make_markdown()), registry().figures, {})
+
+
+def test_unknown_chart_names_file_and_line(tmp_path):
+    page = Page(tmp_path / "a.md", "content/a.md", "a/", "A", "page", "x\n\n::chart[nope]\n", 2)
+    with pytest.raises(
+        InputError, match=r"content/a\.md: line 4: expected one of the charts loss_curves, found 'nope'"
+    ):
+        check_refs(parse_page(page, make_markdown()), {}, {"loss_curves": None})
 
 
 def test_table_reader_finds_cells_by_leading_cells():
@@ -58,7 +74,7 @@ def test_bad_table_row_is_an_error():
 
 
 def test_results_page_has_unique_row_anchors_that_figures_link_to():
-    html, toc = render_results(RESULTS, "r.md", make_markdown())
+    html, toc = render_results(RESULTS, mdtables.parse(RESULTS, "r.md"), make_markdown())
     assert toc == [("1-first", "1. First")]
     assert 'id="1-first--c-1d-64-momentum"' in html and 'id="1-first--c-1d-64-delta"' in html
     assert 'id="1-first--b-2d-64-momentum"' in html

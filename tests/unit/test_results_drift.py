@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from site_builder.build import Options, load_inputs
-from site_builder.site import PRODUCERS
+from site_builder.paths import Options
+from site_builder.producers import PRODUCERS
+from site_builder.sources.inputs import load_inputs
 from tests.conftest import PROJECT, REFERENCE, VENDOR
 
 
 @pytest.fixture(scope="module")
 def inputs():
-    return load_inputs(Options(project=PROJECT, vendor=VENDOR, reference=REFERENCE))
+    return load_inputs(Options(project=PROJECT, vendor=VENDOR, reference=REFERENCE).paths())
 
 
 @pytest.mark.parametrize("producer", PRODUCERS, ids=[p.name for p in PRODUCERS])
@@ -20,3 +21,12 @@ def test_no_drift(inputs, producer):
     folder = PROJECT / "data" / producer.name
     assert (folder / "results.md").read_text(encoding="utf-8") == doc.to_markdown()
     assert (folder / "results.json").read_text(encoding="utf-8") == doc.to_json()
+
+
+def test_explorer_cases_have_no_drift(inputs):
+    from site_builder.explorers import EXPLORERS
+    from site_builder.producers import Produced
+
+    docs = {p.name: Produced.of(p.build(inputs)) for p in PRODUCERS}
+    for e in EXPLORERS.values():
+        assert (PROJECT / "data" / "explorers" / f"{e.name}.json").read_text(encoding="utf-8") == e.cases_json(docs)

@@ -1,11 +1,21 @@
 // Validation loss against steps or cumulative wire bytes, mean over seeds with the seeds' range.
-// The data (computed by the Python build) is in <script id="data-loss_curves">.
+// The per-seed data is in <script id="data-loss_curves">; the statistics come from the port
+// (assets/js/ports/loss_curves.js), which the tests hold equal to the Python model.
 (function () {
   "use strict";
   const holder = document.getElementById("chart-loss_curves");
   const raw = document.getElementById("data-loss_curves");
-  if (!holder || !raw || typeof Plotly === "undefined") return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports) return;
+  const port = window.Ports.lossCurves;
   const data = JSON.parse(raw.textContent);
+  data.series.forEach(function (s) {
+    const b = port.band(s.seeds);
+    s.mean = b.mean;
+    s.low = b.low;
+    s.high = b.high;
+    s.wire_gb = port.wireGB(s.wire_bytes);
+    s.seeds = s.seeds.length;
+  });
   const palette = ["#1d3557", "#e63946", "#2a9d8f", "#8ab17d", "#e9c46a", "#6d597a", "#f4a261", "#b5651d",
     "#457b9d", "#9d0208", "#588157", "#7f5539"];
   const axes = {

@@ -1,0 +1,168 @@
+"""The results cache: a model's output stored under a key over everything it is computed from.
+
+The key is a SHA-256 over the pinned input digests, the source of every project module the model's
+entry module imports (found by reading the code, transitively, without importing it) and the
+versions of the numerical libraries. An unchanged model is neither recomputed nor imported. Each
+entry carries the SHA-256 of its own payload: a truncated or edited entry is detected, dropped and
+recomputed, never trusted.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from importlib.util import find_spec
+from pathlib import Path
+
+PACKAGE = "site_builder"
+PACKAGE_DIR = Path(__file__).resolve().parent
+LIBRARIES = ("numpy", "simpy")
+FORMAT = "site-builder-cache 1"
+KEEP = 4  # entries kept per model
+
+
+def _module_file(name: str) -> Path | None:
+    rel = Path(*name.split("."))
+    base = PACKAGE_DIR.parent
+    for candidate in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?P<src>\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#]*)"
+    r"|import[ \t]+(?P<mods>[^\n#]*))",
+    re.MULTILINE,
+)
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """Project modules named by any import statement in a file (inside functions too).
+
+    A regular expression over the source, not a parse: it runs on every build, and an import it
+    could over-count (one inside a string) only makes the key depend on one more file.
+    """
+    here = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    out: set[str] = set()
+    for m in IMPORT.finditer(path.read_text(encoding="utf-8")):
+        if m.group("mods") is not None:
+            out |= {part.split()[0] for part in m.group("mods").split(",") if part.strip()}
+            continue
+        src = m.group("src")
+        if src.startswith("."):
+            level = len(src) - len(src.lstrip("."))
+            rest = src[level:]
+            target = ".".join([*here[: len(here) - (level - 1)], *(rest.split(".") if rest else [])])
+        else:
+            target = src
+        out.add(target)
+        names = m.group("names").strip("()").replace("\\\n", " ")
+        out |= {f"{target}.{n.split()[0]}" for n in names.split(",") if n.strip()}
+    return {m for m in out if m == PACKAGE or m.startswith(PACKAGE + ".")}
+
+
+@functools.cache
+def source_files(entry: str) -> tuple[Path, ...]:
+    """Every project source file ``entry`` depends on through imports, its packages' __init__ included."""
+    seen: dict[str, Path] = {}
+    todo = [entry]
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__ and a/b/__init__
+            prefix = ".".join(parts[:i])
+            if prefix in seen:
+                continue
+            path = _module_file(prefix)
+            if path is None:
+                continue
+            seen[prefix] = path
+            todo.extend(_imports(path, prefix))
+    return tuple(sorted(set(seen.values())))
+
+
+def installed_version(lib: str) -> str:
+    """A library's installed version, read from its dist-info folder name (without importing it)."""
+    spec = find_spec(lib)
+    if spec is None or spec.origin is None:
+        return "absent"
+    site = Path(spec.origin).parent.parent
+    found = sorted(p.name for p in site.glob(f"{lib}-*.dist-info"))
+    return found[-1].removeprefix(f"{lib}-").removesuffix(".dist-info") if found else "unknown"
+
+
+def library_versions() -> list[str]:
+    return [f"python {sys.version_info.major}.{sys.version_info.minor}"] + [
+        f"{lib} {installed_version(lib)}" for lib in LIBRARIES
+    ]
+
+
+def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable[str] = ()) -> str:
+    entries = tuple(entries)
+    h = hashlib.sha256()
+    for line in (FORMAT, *entries, *input_digests, *library_versions(), *extra):
+        h.update(line.encode() + b"\n")
+    for path in sorted({p for e in entries for p in source_files(e)}):
+        h.update(path.relative_to(PACKAGE_DIR.parent).as_posix().encode() + b"\n")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+class ResultsCache:
+    """Entries in ``folder``: ``<name>.<key>`` holding a digest line, then the payload."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.hits: list[str] = []
+        self.misses: list[str] = []
+
+    def _path(self, name: str, key: str) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{name}.{key[:32]}"
+
+    def read(self, name: str, key: str) -> str | None:
+        if self.folder is None:
+            return None
+        try:
+            raw = self._path(name, key).read_bytes()
+        except OSError:
+            return None
+        head, sep, body = raw.partition(b"\n")
+        if not sep or head != f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}".encode():
+            return None  # partial, corrupt, or another key's entry: recompute
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def write(self, name: str, key: str, text: str) -> None:
+        if self.folder is None:
+            return
+        body = text.encode("utf-8")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            path = self._path(name, key)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
+            tmp.replace(path)
+            others = [p for p in self.folder.glob(f"{name}.*") if p != path]
+            others.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
+            for old in others[KEEP - 1 :]:  # a few entries per model (switching branches back and forth)
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a cache that cannot be written only costs time next build
+
+    def get_or_compute(self, name: str, key: str, compute: Callable[[], str]) -> str:
+        text = self.read(name, key)
+        if text is not None:
+            self.hits.append(name)
+            return text
+        self.misses.append(name)
+        text = compute()
+        self.write(name, key, text)
+        return text

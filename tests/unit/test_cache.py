@@ -1,0 +1,86 @@
+"""The results cache: keys follow the source a model imports, and a damaged entry is never trusted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from site_builder import cache
+
+
+@pytest.fixture
+def fake_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    pkg = tmp_path / "site_builder"
+    (pkg / "models").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "models" / "__init__.py").write_text("")
+    (pkg / "models" / "core.py").write_text("X = 1\n")
+    (pkg / "models" / "unused.py").write_text("Y = 2\n")
+    (pkg / "fmt.py").write_text("Z = 3\n")
+    (pkg / "results.py").write_text(
+        "from site_builder.models import core as c\n"
+        "def f():\n"
+        "    from . import fmt  # a lazy, relative import counts too\n"
+        "    return c.X + fmt.Z\n"
+    )
+    monkeypatch.setattr(cache, "PACKAGE_DIR", pkg)
+    cache.source_files.cache_clear()
+    yield pkg
+    cache.source_files.cache_clear()
+
+
+def test_source_files_follow_imports_transitively(fake_package: Path) -> None:
+    names = {p.relative_to(fake_package).as_posix() for p in cache.source_files("site_builder.results")}
+    assert names == {"__init__.py", "results.py", "models/__init__.py", "models/core.py", "fmt.py"}
+
+
+def test_key_changes_with_imported_source_only(fake_package: Path) -> None:
+    key = cache.key_of(["site_builder.results"], ["vendor a.json 00"])
+    (fake_package / "models" / "unused.py").write_text("Y = 3\n")
+    assert cache.key_of(["site_builder.results"], ["vendor a.json 00"]) == key
+    (fake_package / "models" / "core.py").write_text("X = 2\n")
+    assert cache.key_of(["site_builder.results"], ["vendor a.json 00"]) != key
+
+
+def test_key_changes_with_inputs_and_library_versions(fake_package: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = cache.key_of(["site_builder.results"], ["vendor a.json 00"])
+    assert cache.key_of(["site_builder.results"], ["vendor a.json 01"]) != key
+    monkeypatch.setattr(cache, "library_versions", lambda: ["python 3.11", "numpy 9.9.9", "simpy 4.1.2"])
+    assert cache.key_of(["site_builder.results"], ["vendor a.json 00"]) != key
+
+
+def test_real_models_depend_on_their_engines() -> None:
+    names = {p.relative_to(cache.PACKAGE_DIR).as_posix() for p in cache.source_files("site_builder.results.simulation")}
+    assert {"models/simulation/engine.py", "results/simulation.py", "results_doc.py"} <= names
+    assert not any(n.startswith("models/analysis/") for n in names)
+
+
+def test_entries_round_trip_and_damage_is_detected(tmp_path: Path) -> None:
+    c = cache.ResultsCache(tmp_path)
+    calls: list[int] = []
+
+    def compute() -> str:
+        calls.append(1)
+        return "payload ✓"
+
+    assert c.get_or_compute("m", "k" * 64, compute) == "payload ✓"
+    assert c.get_or_compute("m", "k" * 64, compute) == "payload ✓"
+    assert len(calls) == 1 and c.hits == ["m"]
+    (entry,) = tmp_path.glob("m.*")
+    entry.write_bytes(entry.read_bytes()[:-3])  # truncated on disk
+    assert c.get_or_compute("m", "k" * 64, compute) == "payload ✓"
+    assert len(calls) == 2
+    entry.write_bytes(entry.read_bytes().replace(b"payload", b"pAyload"))  # same length, edited
+    assert c.get_or_compute("m", "k" * 64, compute) == "payload ✓"
+    assert len(calls) == 3
+    for i, k in enumerate("abcdefgh"):  # other keys: each computed once, only the newest few kept
+        assert c.get_or_compute("m", k * 64, compute) == "payload ✓"
+        assert len(calls) == 4 + i
+    assert len(list(tmp_path.glob("m.*"))) == cache.KEEP
+
+
+def test_no_cache_folder_means_always_compute(tmp_path: Path) -> None:
+    c = cache.ResultsCache(None)
+    assert c.get_or_compute("m", "k", lambda: "x") == "x"
+    assert c.misses == ["m"] and not list(tmp_path.iterdir())
