@@ -1,7 +1,14 @@
-"""Benchmark the build: a cold build (fresh output folder, fresh process) and a warm rebuild with nothing changed.
+"""Benchmark the build against MkDocs on the same Markdown pages.
 
-Each run is a separate `python -m site_builder build` process, so imports are counted, as a user sees
-them. Reports the median of N runs of each (default 5), and the machine it ran on.
+Every timing is a whole process (`python -m site_builder build …`, imports included), as a user sees it:
+
+* cold: an empty results cache and a fresh output folder (every model recomputed);
+* warm: nothing changed since the last build (models from the cache);
+* one edit: one content page changed since the last build;
+* MkDocs 1.6 (`mkdocs build`) on the same content pages, fresh and with its output already there.
+
+Reports medians of N runs (default 5) and the ratios to MkDocs' build, with the machine it ran on.
+MkDocs comes from the bench-only lock file (`make bench` installs requirements/bench.txt).
 
     .venv/bin/python scripts/bench_build.py [--runs 5]
 """
@@ -17,39 +24,84 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
+SHARED = PROJECT.parent / "shared"
 
 
-def run_build(out: Path) -> float:
+def timed(cmd: list[str], cwd: Path) -> float:
     t0 = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "site_builder", "build", "--out", str(out)],
-        cwd=PROJECT,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - t0
+
+
+def build_cmd(project: Path, out: Path, cache: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "site_builder", "build", "--project", str(project), "--out", str(out),
+        "--cache", str(cache), "--vendor", str(SHARED / "vendor"), "--reference", str(SHARED / "reference"),
+    ]  # fmt: skip
+
+
+def mkdocs_project(root: Path) -> Path:
+    """The project's content pages as a plain MkDocs site (same Markdown files, default theme)."""
+    docs = root / "docs"
+    for page in sorted((PROJECT / "content").rglob("*.md")):
+        dest = docs / page.relative_to(PROJECT / "content")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(page, dest)
+    (root / "mkdocs.yml").write_text(
+        "site_name: bench\nuse_directory_urls: true\nmarkdown_extensions:\n  - tables\n  - toc\n", encoding="utf-8"
+    )
+    return root
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
-    args = ap.parse_args()
-    cold, warm = [], []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(args.runs):
-            out = Path(tmp) / f"cold-{i}"
-            cold.append(run_build(out))
-            shutil.rmtree(out)
-        out = Path(tmp) / "warm"
-        run_build(out)
-        for _ in range(args.runs):
-            warm.append(run_build(out))
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"cold build   median {statistics.median(cold):.3f} s  (runs: {', '.join(f'{t:.3f}' for t in cold)})")
-    print(f"warm rebuild median {statistics.median(warm):.3f} s  (runs: {', '.join(f'{t:.3f}' for t in warm)})")
+    n = ap.parse_args().runs
+    if find_spec("mkdocs") is None:
+        sys.exit("mkdocs is not installed: run `make bench` (it installs requirements/bench.txt)")
+    with tempfile.TemporaryDirectory() as t:
+        tmp = Path(t)
+        project = tmp / "project"
+        for name in ("content", "templates", "data"):
+            shutil.copytree(PROJECT / name, project / name)
+        mk = mkdocs_project(tmp / "mkdocs")
+        r: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "edit", "mk_cold", "mk_warm")}
+        cache = tmp / "cache"
+        for i in range(n):
+            r["cold"].append(timed(build_cmd(project, tmp / f"cold-{i}", tmp / f"empty-cache-{i}"), PROJECT))
+            shutil.rmtree(tmp / f"cold-{i}")
+            shutil.rmtree(tmp / f"empty-cache-{i}", ignore_errors=True)
+        timed(build_cmd(project, tmp / "site", cache), PROJECT)
+        for _ in range(n):
+            r["warm"].append(timed(build_cmd(project, tmp / "site", cache), PROJECT))
+        page = project / "content" / "index.md"
+        original = page.read_text(encoding="utf-8")
+        for i in range(n):
+            page.write_text(original + f"\nAn edited sentence, version {i}.\n", encoding="utf-8")
+            r["edit"].append(timed(build_cmd(project, tmp / "site", cache), PROJECT))
+        mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(mk / "mkdocs.yml")]
+        for _ in range(n):
+            shutil.rmtree(mk / "site", ignore_errors=True)
+            r["mk_cold"].append(timed([*mkdocs, "-d", str(mk / "site")], mk))
+        for _ in range(n):
+            r["mk_warm"].append(timed([*mkdocs, "-d", str(mk / "site")], mk))
+    med = {k: statistics.median(v) for k, v in r.items()}
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; medians of {n}")
+    rows = [
+        ("cold build (empty cache)", "cold", "mk_cold"),
+        ("warm rebuild, nothing changed", "warm", "mk_warm"),
+        ("one content page edited", "edit", "mk_warm"),
+        ("mkdocs build (fresh output)", "mk_cold", None),
+        ("mkdocs build (output present)", "mk_warm", None),
+    ]
+    for label, key, ref in rows:
+        runs = ", ".join(f"{x:.3f}" for x in r[key])
+        ratio = f"  = {med[key] / med[ref]:.2f}x mkdocs" if ref else ""
+        print(f"{label:<32} {med[key]:6.3f} s{ratio}   (runs: {runs})")
 
 
 if __name__ == "__main__":
