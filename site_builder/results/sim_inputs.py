@@ -1,6 +1,13 @@
-"""The simulation's inputs, measured: steps to each loss and bytes per step from the experiment model."""
+"""The simulation's inputs, measured: steps to each loss and bytes per step from the experiment model.
+
+Steps to a loss are whole steps, as deck CiT 05 states them: each seed's first evaluation at or below the
+loss, averaged over the seeds and rounded half up to a whole step (C's three seeds average 2,666.67, so
+2,667). The unrounded mean is kept beside them for the one row that shows what the rounding moves.
+"""
 
 from __future__ import annotations
+
+import math
 
 from site_builder.models import experiment as m
 from site_builder.models.simulation.inputs import MeasuredConfig, SimInputs
@@ -21,6 +28,11 @@ MEASURED = {
 }
 
 
+def whole_steps(mean: float | None) -> float | None:
+    """A mean step count rounded half up to a whole step (None stays None: not reached by every seed)."""
+    return None if mean is None else float(math.floor(mean + 0.5))
+
+
 def sim_inputs_from(data: ExperimentData) -> SimInputs:
     rows = groups_by_id(data)
     targets = [t for _, t in ladder_targets(data)]
@@ -31,10 +43,12 @@ def sim_inputs_from(data: ExperimentData) -> SimInputs:
         b = bytes_of(data, row)
         cfg = runs[0].config
         optics = cfg["variant"] == "optics"
+        means = {t: m.steps_to(runs, t).mean for t in targets}
         configs[name] = MeasuredConfig(
             name=name,
             label=row.label,
-            steps_to={t: m.steps_to(runs, t).mean for t in targets},
+            steps_to={t: whole_steps(x) for t, x in means.items()},
+            mean_steps_to=means,
             payload_bytes=b.payload,
             wire_bytes=b.wire,
             seeds=len(runs),

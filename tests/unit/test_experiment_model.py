@@ -108,3 +108,12 @@ def test_mean_curve_spans_seeds(experiment):
     c = m.mean_curve(experiment.runs_of(groups_by_id(experiment)["A"].group))
     assert c.steps[0] == 200 and c.steps[-1] == 3000
     assert all(lo <= mu <= hi for lo, mu, hi in zip(c.low, c.mean, c.high, strict=True))
+
+
+def test_exact_band_is_the_mean_of_the_six_low_band_runs(experiment):
+    """Seed 003 quotes the exact band at 3.141: the six three-seed low-band runs (1-D 256 and 2-D 64x64)."""
+    doc = build_experiment_results(experiment)
+    cells = {k.key: k for k in doc.keyed_cells()}
+    assert cells["exp.exact_band.final_mean"].text == "3.141"
+    assert cells["exp.exact_band.runs"].text == "6"
+    assert abs(cells["exp.exact_band.final_mean"].value - 3.14106) < 1e-5

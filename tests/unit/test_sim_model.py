@@ -14,6 +14,7 @@ from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation import engine
 from site_builder.models.simulation.breakeven import bisect, crossing
 from site_builder.models.simulation.collectives import wire_bytes_per_worker
+from site_builder.models.simulation.inputs import steps_to
 from site_builder.models.simulation.module import (
     ModuleSpec,
     binding_stage,
@@ -23,6 +24,7 @@ from site_builder.models.simulation.module import (
     stage_rates,
 )
 from site_builder.models.simulation.presets import Presets, presets_from_mapping
+from site_builder.results.sim_inputs import whole_steps
 
 from .sim_fixture import sim_inputs
 
@@ -73,6 +75,38 @@ def test_adamw_worked_example(presets: Presets) -> None:
     assert f"{plan.phases[0].time * 1e3:.3f}" == "0.492"
     assert f"{sum(r.time for r in plan.rounds if r.scope == 'wan') * 1e3:.3f}" == "2.573"
     assert f"{plan.time * 1e3:.3f}" == "4.075"
+
+
+def test_switch_sum_returns_store_and_forward(presets: Presets) -> None:
+    """E′'s summed band passes the module (1 µs) and its port (band / 25 GB/s), then NDR (10 µs + band / 50 GB/s)."""
+    inputs = sim_inputs()
+    plan = cf.build_plan(inputs, presets, "Ep", cf.topologies(presets)["2dc4.100gbe"])
+    back = plan.rounds[-1]
+    band = inputs.configs["E"].payload_bytes
+    assert back.port_first and back.per_sender == band and back.end_hops == 1
+    assert back.time == 1e-6 + band / 25e9 + 10e-6 + band / 50e9
+    overlapped = back.link.latency + max(back.link_time, back.port_time)
+    assert f"{(back.time - overlapped) * 1e6:.1f}" == "40.6"
+    assert f"{plan.time * 1e3:.3f}" == "3.726"  # published: 3.726 ms
+    steps = cf.steps_for(inputs, "Ep", 3.158)
+    assert steps == 1800
+    assert f"{steps * plan.time:.2f}" == "6.71"  # published: 6.71 s
+    assert f"{cf.energy_per_step(plan, presets).total * steps / 1e3:.2f}" == "8.87"  # published: 8.87 kJ
+
+
+def test_extra_time_of_the_return_does_not_depend_on_the_wan(presets: Presets) -> None:
+    inputs = sim_inputs()
+    home = cf.topologies(presets)["2dc4.100gbe"]
+    for bw in (0.1e9, 1e9, 12.5e9, 1000e9):
+        back = cf.build_plan(inputs, presets, "Ep", home.with_wan_bandwidth(bw)).rounds[-1]
+        assert back.time == 1e-6 + back.per_sender / 25e9 + 10e-6 + back.per_sender / 50e9
+
+
+def test_whole_steps() -> None:
+    c = sim_inputs().configs["C"]
+    assert steps_to(c, 3.158) == 2667.0  # as deck CiT 05 states it
+    assert f"{steps_to(c, 3.158, whole=False):.2f}" == "2666.67"  # the three seeds' mean
+    assert whole_steps(2666.5) == 2667.0 and whole_steps(2666.49) == 2666.0 and whole_steps(None) is None
 
 
 def test_module_stages() -> None:

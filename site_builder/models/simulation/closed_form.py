@@ -71,7 +71,6 @@ class Phase:
 class StepPlan:
     variant: Variant
     topology: col.Topology
-    budget: str | None
     phases: list[Phase] = field(default_factory=list)
     compute_flops: float = 0.0  # per worker per step (training + GPU transform)
     train_flops: float = 0.0  # per worker per step (training only)
@@ -136,7 +135,8 @@ def build_plan(
         phases += mod_phase + [Phase("round", r.time, r.binding, r) for r in rounds]
     elif v.collective == "switch-sum":
         up = col.switch_up(topo, VALUE_BYTES * n)
-        rest = col.switch_sum(topo, payload, port)
+        assert spec is not None and port is not None
+        rest = col.switch_sum(topo, payload, port, spec.latency_s)
         phases += [Phase("round", r.time, r.binding, r) for r in up] + mod_phase
         phases += [Phase("round", r.time, r.binding, r) for r in rest]
     else:  # pragma: no cover - guarded by VARIANTS
@@ -144,7 +144,6 @@ def build_plan(
     return StepPlan(
         variant=v,
         topology=topo,
-        budget=(budget if isinstance(budget, str) else None) if v.module else None,
         phases=phases,
         compute_flops=flops,
         train_flops=train,
@@ -154,16 +153,13 @@ def build_plan(
     )
 
 
-def step_time(plan: StepPlan) -> float:
-    return plan.time
-
-
 def steps_for(
-    inputs: SimInputs, variant: Variant | str, target: float, steps_config: str | None = None
+    inputs: SimInputs, variant: Variant | str, target: float, steps_config: str | None = None, whole: bool = True
 ) -> float | None:
+    """Steps of ``variant`` to ``target``: whole steps, or the seeds' unrounded mean when ``whole`` is False."""
     v = VARIANTS[variant] if isinstance(variant, str) else variant
     cfg: MeasuredConfig = inputs.configs[steps_config or v.steps_from]
-    return steps_to(cfg, target)
+    return steps_to(cfg, target, whole)
 
 
 def time_to_target(plan: StepPlan, steps: float | None) -> float | None:
@@ -236,7 +232,6 @@ def step_time_at_wan(
     variant: str,
     topo: col.Topology,
     wan_bandwidth: float,
-    budget: str | float | None = "free",
 ) -> float:
-    """Step time of ``variant`` on ``topo`` with its inter-DC bandwidth replaced (latency kept)."""
-    return build_plan(inputs, presets, variant, topo.with_wan_bandwidth(wan_bandwidth), budget).time
+    """Step time of ``variant`` on ``topo`` with its inter-DC bandwidth replaced (latency kept; modules [free])."""
+    return build_plan(inputs, presets, variant, topo.with_wan_bandwidth(wan_bandwidth)).time

@@ -2,7 +2,10 @@
 
 A round is one synchronised exchange: every sender pushes ``per_sender`` bytes at once. ``sharing`` senders
 share the round's link (the workers of a data centre share its WAN egress); a port cap limits each sender to
-``port_rate`` bytes/s. A round lasts ``latency + max(sharing·per_sender / bandwidth, per_sender / port_rate)``.
+``port_rate`` bytes/s. A round lasts ``latency + max(sharing·per_sender / bandwidth, per_sender / port_rate)``:
+the port and the link overlap. A store-and-forward round (``port_first``) instead passes its bytes through the
+module and its port before the link, so the two add up:
+``port_latency + per_sender / port_rate + latency + sharing·per_sender / bandwidth``.
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ class Round:
     sharing: int = 1  # senders sharing one instance of the link
     port_rate: float | None = None  # bytes/s cap of each sender's module port
     by_worker: bool = True  # False when the senders are switches (E')
-    end_hops: int = 0  # intra-DC hops a WAN byte also crosses (energy only)
+    end_hops: int = 0  # further crossings of the intra-DC fabric each byte makes (energy only)
+    port_first: bool = False  # store-and-forward: the bytes pass the module and its port, then the link
+    port_latency: float = 0.0  # s, the module's pipeline latency (store-and-forward rounds only)
     label: str = ""
 
     @property
@@ -55,6 +60,8 @@ class Round:
 
     @property
     def time(self) -> float:
+        if self.port_first:
+            return self.port_latency + self.port_time + self.link.latency + self.link_time
         return self.link.latency + max(self.link_time, self.port_time)
 
     @property
@@ -114,9 +121,11 @@ def switch_up(topo: Topology, delta_bytes: float) -> list[Round]:
     return [Round("intra", topo.intra, delta_bytes, topo.workers, label="delta to the switch's module")]
 
 
-def switch_sum(topo: Topology, band_bytes: float, port_rate: float | None) -> list[Round]:
-    """E': each switch sums its workers' bands; the switches ring all-reduce the sums over the WAN;
-    each switch sends the total back to its workers through the module port."""
+def switch_sum(topo: Topology, band_bytes: float, port_rate: float, module_latency: float) -> list[Round]:
+    """E': each switch sums its workers' bands; the switches ring all-reduce the sums over the WAN; each switch
+    sends the total back to its workers store-and-forward: the band crosses the DC fabric into the module in the
+    switch's port, passes the module (its latency) and its port (band / port rate), and only then crosses the
+    fabric to the workers (latency + band / bandwidth). The return therefore crosses the fabric twice."""
     out: list[Round] = []
     d = topo.dcs
     if d > 1:
@@ -126,7 +135,16 @@ def switch_sum(topo: Topology, band_bytes: float, port_rate: float | None) -> li
         )
     out.append(
         Round(
-            "intra", topo.intra, band_bytes, topo.workers, port_rate=port_rate, by_worker=False, label="sum to workers"
+            "intra",
+            topo.intra,
+            band_bytes,
+            topo.workers,
+            port_rate=port_rate,
+            by_worker=False,
+            end_hops=1,
+            port_first=True,
+            port_latency=module_latency,
+            label="sum back through the switch's module to the workers",
         )
     )
     return out

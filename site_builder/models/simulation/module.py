@@ -11,9 +11,8 @@ from dataclasses import dataclass, replace
 
 VALUE_BYTES = 2  # a delta value is BF16 on the wire and into the module
 
-# From the deck/issue: a 25 GB/s QSFP56 module sitting on a 50 GB/s port.
+# From the deck/issue: a 25 GB/s QSFP56 module sitting on a 50 GB/s port (the module's rate is the cap).
 MODULE_PORT_BYTES_PER_S = 25.0e9
-HOST_PORT_BYTES_PER_S = 50.0e9
 # From the deck/issue: 4 lanes x 14 Gb/s NRZ; one optical pass per bit plane.
 OPTICS_LANES = 4
 OPTICS_LANE_BITS_PER_S = 14.0e9

@@ -53,9 +53,6 @@ class Presets:
     links: dict[str, Link]
     llama3_8b_params: int | None = None  # models.llama3-8b.params_total_untied, for the size extrapolation
 
-    def link(self, key: str) -> Link:
-        return self.links[key]
-
 
 def _number(data: Any, path: list[str], file: str) -> float:
     node: Any = data
