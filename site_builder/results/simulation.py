@@ -42,7 +42,7 @@ from site_builder.models.simulation.module import (
     module_time,
     stage_rates,
 )
-from site_builder.models.simulation.presets import MFU, Presets
+from site_builder.models.simulation.presets import Presets
 from site_builder.results.cells import Published, cell, published_against_ours
 from site_builder.results_doc import Cell, ResultsDoc, Section
 
@@ -326,7 +326,7 @@ def _section_time(ctx: _Context) -> dict[str, dict[str, float]]:
     s = ctx.doc.section("2. Time to target")
     s.text(
         f"Seconds to reach a validation loss of {TARGET} = steps × step time, 8 workers on H100s at MFU "
-        f"{MFU:.2f}. [free]: the module's transform is not charged; [low]: charged at 10 GFLOP/s; [high]: charged "
+        f"{ctx.presets.device.mfu:.2f}. [free]: the module's transform is not charged; [low]: charged at 10 GFLOP/s; [high]: charged "
         "at 99 GFLOP/s. The 8 Gb/s WAN, 400G and 800G links are illustrative; C′ and E′ are hypothetical."
     )
     t = s.table("Variant", "Steps", *[ctx.topos[k].label for k in SHOWN_TOPOLOGIES])

@@ -11,8 +11,8 @@ def load_inputs(paths: Paths) -> Inputs:
     """Read and validate the vendored experiment and the reference presets (the models' inputs)."""
     import yaml
 
-    from site_builder.models.simulation.presets import presets_from_mapping
     from site_builder.sources.experiment import load_experiment
+    from site_builder.sources.presets import validate_presets
 
     experiment = load_experiment(paths.vendor)
     presets_path = paths.reference / "presets.yaml"
@@ -25,4 +25,4 @@ def load_inputs(paths: Paths) -> Inputs:
         raise InputError(label, where, "valid YAML", str(getattr(e, "problem", e))) from None
     if not isinstance(raw, dict):
         raise InputError(label, "top level", "a mapping", type(raw).__name__)
-    return Inputs(experiment, presets_from_mapping(raw, label))
+    return Inputs(experiment, validate_presets(raw, label))

@@ -23,8 +23,9 @@ from site_builder.models.simulation.module import (
     rfft_flops_per_value,
     stage_rates,
 )
-from site_builder.models.simulation.presets import Presets, presets_from_mapping
+from site_builder.models.simulation.presets import Presets
 from site_builder.results.sim_inputs import whole_steps
+from site_builder.sources.presets import validate_presets
 
 from .sim_fixture import sim_inputs
 
@@ -40,7 +41,7 @@ def mapping() -> dict:
 
 @pytest.fixture(scope="module")
 def presets(mapping: dict) -> Presets:
-    return presets_from_mapping(mapping, "presets.yaml")
+    return validate_presets(mapping, "presets.yaml")
 
 
 def test_engine_equals_closed_form_at_zero_load(presets: Presets) -> None:
@@ -153,7 +154,7 @@ def test_presets_validation(mapping: dict, path: list[str], bad: object, found: 
         node = node[part]
     node[path[-1]] = bad
     with pytest.raises(InputError) as err:
-        presets_from_mapping(data, "presets.yaml")
+        validate_presets(data, "presets.yaml")
     assert err.value.where == ".".join(path)
     assert err.value.expected == "a positive finite number"
     assert err.value.found == found
@@ -164,4 +165,10 @@ def test_presets_missing_key(mapping: dict) -> None:
     data = copy.deepcopy(mapping)
     del data["links"]["ib-ndr"]["latency"]
     with pytest.raises(InputError, match=r"links\.ib-ndr\.latency"):
-        presets_from_mapping(data, "presets.yaml")
+        validate_presets(data, "presets.yaml")
+
+
+def test_presets_not_a_mapping() -> None:
+    with pytest.raises(InputError) as err:
+        validate_presets(["not", "a", "mapping"], "presets.yaml")
+    assert str(err.value) == "presets.yaml: (top level): expected a mapping, found list ['not', 'a', 'mapping']"

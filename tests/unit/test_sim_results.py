@@ -10,7 +10,6 @@ import yaml
 
 from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation import engine
-from site_builder.models.simulation.presets import presets_from_mapping
 from site_builder.results.simulation import (
     JOBS_ENV,
     PUBLISHED,
@@ -20,6 +19,7 @@ from site_builder.results.simulation import (
     run_engine_points,
 )
 from site_builder.results_doc import ResultsDoc
+from site_builder.sources.presets import validate_presets
 
 from .sim_fixture import sim_inputs
 
@@ -42,7 +42,7 @@ ENGINE_UNDER_LOAD = {"sim.shared_wan.A.load0_9.ms", "sim.shared_wan.Ep.load0_9.m
 
 @pytest.fixture(scope="module")
 def doc() -> ResultsDoc:
-    presets = presets_from_mapping(yaml.safe_load(PRESETS_YAML.read_text()), "presets.yaml")
+    presets = validate_presets(yaml.safe_load(PRESETS_YAML.read_text()), "presets.yaml")
     return build_simulation_results(sim_inputs(), presets)
 
 
@@ -105,7 +105,7 @@ def test_labels(doc: ResultsDoc) -> None:
 
 
 def test_engine_points_same_in_parallel_and_serially() -> None:
-    presets = presets_from_mapping(yaml.safe_load(PRESETS_YAML.read_text()), "presets.yaml")
+    presets = validate_presets(yaml.safe_load(PRESETS_YAML.read_text()), "presets.yaml")
     home = cf.topologies(presets)["2dc4.100gbe"]
     plans = [cf.build_plan(sim_inputs(), presets, v, home) for v in ("A", "Ep")]
     points = [EnginePoint(p, 10, load, seed) for p in plans for load, seed in ((0.0, 1), (0.9, 2), (0.5, 3))]
