@@ -11,7 +11,7 @@ from typing import Any
 
 from site_builder import fmt
 from site_builder.models.analysis import checks, precision
-from site_builder.models.analysis.ledger import per_token, step_ledger
+from site_builder.models.analysis.ledger import attention_layers, circ_block_of, per_token, sequence_cost, step_ledger
 from site_builder.models.analysis.masks import MaskBudget, mask_budget
 from site_builder.models.analysis.ops import padded_length
 from site_builder.models.analysis.optimizer import demo_cost
@@ -27,7 +27,9 @@ from site_builder.models.analysis.shape import (
     STEP_TOKENS,
     VARIANT_LABELS,
     VARIANTS,
+    hyena_matrices,
     matmul_params,
+    mlp_matrices,
     params_untied,
 )
 from site_builder.models.analysis.sixn import six_n_check
@@ -613,14 +615,29 @@ def _ledger_data() -> dict[str, Any]:
         out[v] = {}
         for length in LENGTHS:
             led = step_ledger(v, length)
+            c = sequence_cost(v, length)
             out[v][str(length)] = {
                 "sequences": led.sequences,
                 "forward": led.forward.as_dict(),
                 "backward": led.backward.as_dict(),
                 "forward_per_token": per_token(led.forward, STEP_TOKENS),
                 "backward_per_token": per_token(led.backward, STEP_TOKENS),
+                # The ledger at any step size: forward = per_sequence.forward x sequences + once_per_step.forward
+                # (the same for the backward); exact integers, each below 2**53.
+                "per_sequence": {"forward": c.fwd_seq.as_dict(), "backward": c.bwd_seq.as_dict()},
+                "once_per_step": {"forward": c.fwd_step.as_dict(), "backward": c.bwd_step.as_dict()},
             }
     return out
+
+
+def _mask_shape() -> dict[str, Any]:
+    """What ``masks.weight_mask_values`` needs: Hyena layers and circulant block of each variant, and the
+    (rows, columns) of the matrices that are block-circulant in a Hyena layer."""
+    return {
+        "hyena_layers": {v: LLAMA3_8B.n_layers - attention_layers(v) for v in VARIANTS},
+        "circ_block": {v: circ_block_of(v) for v in VARIANTS},
+        "circ_matrices": [list(m) for m in hyena_matrices(LLAMA3_8B, HYENA_ORDER) + mlp_matrices(LLAMA3_8B)],
+    }
 
 
 def build_analysis_results() -> ResultsDoc:
@@ -640,6 +657,7 @@ def build_analysis_results() -> ResultsDoc:
             "lengths": list(LENGTHS),
             "variants": list(VARIANTS),
             "variant_labels": VARIANT_LABELS,
+            "mask_shape": _mask_shape(),
         }
     }
     data["sixn"] = _section_sixn(doc)
