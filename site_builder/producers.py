@@ -98,6 +98,12 @@ def _simulation(inputs: Inputs) -> ResultsDoc:
     return build_simulation_results(sim_inputs_from(inputs.experiment), inputs.presets)
 
 
+def _trainers(inputs: Inputs) -> ResultsDoc:
+    from site_builder.results.trainers import build_trainers_results
+
+    return build_trainers_results()
+
+
 # Every document depends on how its inputs are read and validated, and on the glue below.
 INPUT_MODULES = ("site_builder.sources.inputs", "site_builder.producers")
 
@@ -125,6 +131,14 @@ PRODUCERS: tuple[Producer, ...] = (
         "cit",
         ("site_builder.results.simulation", "site_builder.results.sim_inputs", *INPUT_MODULES),
         _simulation,
+    ),
+    Producer(
+        "trainers",
+        "fopttrn/trainers/results/",
+        "Three trainers, simulated",
+        "fopttrn",
+        ("site_builder.results.trainers", *INPUT_MODULES),
+        _trainers,
     ),
 )
 assert all(p.series in SERIES for p in PRODUCERS)

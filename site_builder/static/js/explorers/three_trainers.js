@@ -1,0 +1,152 @@
+// Three trainers explorer (FOptTrn deck 02): the loss on the hardware over training of in-silico,
+// physics-aware and in-situ training, at the fabrication error and read-out noise the reader picks
+// from the simulated grid. The payload (<script id="data-three_trainers">) holds every curve of the grid
+// (data/trainers/results.json); the grid point, the final losses and their text come from the port
+// (assets/js/ports/three_trainers.js), which the tests hold equal to the Python model. No inline
+// script or handler: it runs under a strict CSP.
+(function () {
+  "use strict";
+  const NAME = "three_trainers";
+  const holder = document.getElementById("chart-" + NAME);
+  const raw = document.getElementById("data-" + NAME);
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.threeTrainers) return;
+  const port = window.Ports.threeTrainers;
+  const data = JSON.parse(raw.textContent);
+  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+  const COLORS = { insilico: "#e63946", physics: "#2a9d8f", insitu: "#1d3557" };
+  const TWIN_NAME = "In silico, on its twin";
+
+  // One y range for every setting, so that moving a control moves the curves, not the axis.
+  let lo = Infinity;
+  let hi = -Infinity;
+  function extend(curve) {
+    curve.forEach(function (y) { if (y < lo) lo = y; if (y > hi) hi = y; });
+  }
+  extend(data.twin);
+  data.points.forEach(function (p) { Object.keys(p.loss).forEach(function (k) { extend(p.loss[k]); }); });
+  const yRange = [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1];
+
+  function el(tag, props, children) {
+    const e = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (k) {
+      if (k === "text") e.textContent = props[k];
+      else if (k === "className") e.className = props[k];
+      else e.setAttribute(k, props[k]);
+    });
+    (children || []).forEach(function (c) { e.appendChild(c); });
+    return e;
+  }
+
+  // ---------------------------------------------------------------------------------------- controls
+  const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Explorer settings" });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+
+  function levelControl(key, label, levels, initial) {
+    const id = NAME + "-" + key;
+    const input = el("input", {
+      type: "range", id: id, name: key, min: "0", max: String(levels.length - 1), step: "1",
+      value: String(levels.indexOf(initial)),
+    });
+    const out = el("output", { for: id, "data-out": key });
+    form.appendChild(el("span", { className: "explorer-field" }, [el("label", { for: id, text: label }), input, out]));
+    return { input: input, out: out, levels: levels };
+  }
+  const fab = levelControl("fab", "Fabrication error", data.fab_levels, data.default.fab);
+  const noise = levelControl("noise", "Read-out noise", data.noise_levels, data.default.noise);
+
+  // ---------------------------------------------------------------------------------------- outputs
+  const plot = el("div", { className: "explorer-plot", id: NAME + "-plot" });
+  const outs = {};
+  const body = el("tbody");
+  data.trainers.concat([{ id: "twin", name: TWIN_NAME }]).forEach(function (t) {
+    const cell = el("td", { "data-out": t.id });
+    outs[t.id] = cell;
+    body.appendChild(el("tr", {}, [el("th", { scope: "row", text: t.name }), cell]));
+  });
+  const table = el("table", { className: "explorer-values" }, [
+    el("caption", { text: "Final loss on the hardware (mean of steps " + data.final_steps + ")" }), body,
+  ]);
+  const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, [table]);
+  const caption = el("figcaption", {
+    text: "Mean squared error of the output intensities on the hardware (without read-out noise) as each " +
+      "trainer takes its gradient steps, from the simulation of results §1: a small interferometer mesh whose " +
+      "hardware differs from its digital twin by the fabrication error, and whose reads carry the read-out " +
+      "noise. In silico trains the twin and never reads the hardware; physics-aware reads the output from " +
+      "the hardware and takes the gradient from the twin; in situ reads output and gradient from the " +
+      "hardware. The dashed line is the in-silico trainer's loss on its own twin. Log scale.",
+  });
+
+  holder.textContent = "";
+  holder.appendChild(form);
+  holder.appendChild(plot);
+  holder.appendChild(outputs);
+  holder.appendChild(caption);
+
+  // ---------------------------------------------------------------------------------------- drawing
+  function setting() {
+    return { fab: fab.levels[Number(fab.input.value)], noise: noise.levels[Number(noise.input.value)] };
+  }
+
+  function traces(point) {
+    const out = [{
+      type: "scatter", mode: "lines", x: data.steps, y: data.twin, name: TWIN_NAME,
+      line: { color: "#8d99ae", width: 1.5, dash: "dash" },
+      hovertemplate: "step %{x}: %{y:.2e}<extra>" + TWIN_NAME + "</extra>",
+    }];
+    data.trainers.forEach(function (t) {
+      out.push({
+        type: "scatter", mode: "lines", x: data.steps, y: point.loss[t.id], name: t.name,
+        line: { color: COLORS[t.id], width: 2.5 },
+        hovertemplate: "step %{x}: %{y:.2e}<extra>" + t.name + "</extra>",
+      });
+    });
+    return out;
+  }
+
+  const LAYOUT = {
+    margin: { l: 64, r: 10, t: 10, b: 50 },
+    height: 400,
+    xaxis: { title: { text: "Gradient step" }, zeroline: false },
+    yaxis: { title: { text: "Loss on the hardware" }, type: "log", range: yRange, dtick: 1, exponentformat: "power" },
+    legend: { orientation: "h", y: -0.2 },
+    hovermode: "closest",
+  };
+
+  function show(s, point) {
+    fab.out.textContent = s.fab + "%";
+    noise.out.textContent = s.noise + "%";
+    fab.input.setAttribute("aria-valuetext", s.fab + "%");
+    noise.input.setAttribute("aria-valuetext", s.noise + "%");
+    const finals = port.finals(point.loss, data.tail);
+    Object.keys(finals).forEach(function (k) { outs[k].textContent = finals[k].text; });
+    outs.twin.textContent = port.finalOf(data.twin, data.tail).text;
+  }
+
+  function current() {
+    const s = setting();
+    const i = port.pointIndex(data.points, s.fab, s.noise);
+    return { s: s, point: data.points[i] };
+  }
+
+  function update() {
+    const c = current();
+    show(c.s, c.point);
+    return Plotly.react(plot, traces(c.point), LAYOUT, PLOT_CONFIG);
+  }
+
+  fab.input.addEventListener("input", update);
+  noise.input.addEventListener("input", update);
+
+  // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
+  window.addEventListener("resize", function () {
+    if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
+    const p = Plotly.Plots.resize(plot);
+    if (p && typeof p.catch === "function") p.catch(function () {});
+  });
+
+  const first = current();
+  show(first.s, first.point);
+  Promise.resolve(Plotly.newPlot(plot, traces(first.point), LAYOUT, PLOT_CONFIG)).then(function () {
+    holder.dataset.ready = "true";
+  });
+})();

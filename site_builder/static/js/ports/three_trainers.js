@@ -1,0 +1,123 @@
+// Port of what the three-trainers explorer computes from the simulated grid (data/trainers):
+// the grid point for a setting, a trainer's final loss (site_builder/models/trainers.py: final_loss,
+// the mean of the last records by an exactly rounded sum) and its text (site_builder/fmt.py: sci,
+// Python's '{:.Ne}'). Pure functions, no DOM; checked against data/explorers/three_trainers.json in
+// Chromium.
+(function (root) {
+  "use strict";
+
+  // Exactly rounded sum: Shewchuk's partials, the algorithm of Python's math.fsum.
+  function fsum(values) {
+    const partials = [];
+    for (let x of values) {
+      let i = 0;
+      for (let y of partials) {
+        if (Math.abs(x) < Math.abs(y)) { const t = x; x = y; y = t; }
+        const hi = x + y;
+        const lo = y - (hi - x);
+        if (lo !== 0) partials[i++] = lo;
+        x = hi;
+      }
+      partials.length = i;
+      partials.push(x);
+    }
+    let n = partials.length;
+    if (n === 0) return 0;
+    let hi = partials[--n];
+    let lo = 0;
+    while (n > 0) {
+      const x = hi;
+      const y = partials[--n];
+      hi = x + y;
+      lo = y - (hi - x);
+      if (lo !== 0) break;
+    }
+    if (n > 0 && ((lo < 0 && partials[n - 1] < 0) || (lo > 0 && partials[n - 1] > 0))) {
+      const y = lo * 2;
+      const x = hi + y;
+      if (y === x - hi) hi = x;
+    }
+    return hi;
+  }
+
+  // x > 0, finite, as an exact integer mantissa and power of two: x = m * 2**e.
+  function split(x) {
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, x);
+    const hi = view.getUint32(0);
+    const lo = view.getUint32(4);
+    const biased = (hi >>> 20) & 0x7ff;
+    let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+    if (biased === 0) return { m: m, e: -1074 };
+    m |= 1n << 52n;
+    return { m: m, e: biased - 1075 };
+  }
+
+  // m * 2**e * 10**-k as an exact fraction num / den.
+  function scaled(m, e, k) {
+    let num = m;
+    let den = 1n;
+    if (e >= 0) num <<= BigInt(e); else den <<= BigInt(-e);
+    if (k >= 0) den *= 10n ** BigInt(k); else num *= 10n ** BigInt(-k);
+    return { num: num, den: den };
+  }
+
+  // Python's format(x, '.{digits}e'): the exact binary value rounded half to even to digits + 1
+  // significant digits, a signed exponent of at least two digits.
+  function sci(x, digits) {
+    if (!Number.isFinite(x)) throw new Error("cannot format non-finite number " + x);
+    const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+    const a = Math.abs(x);
+    let text;
+    let exp = 0;
+    if (a === 0) {
+      text = "0".repeat(digits + 1);
+    } else {
+      const p = split(a);
+      exp = Math.floor(Math.log10(a));
+      // Make 10**exp <= a < 10**(exp + 1) exact (log10 may be one off near powers of ten).
+      for (;;) {
+        const f = scaled(p.m, p.e, exp);
+        if (f.num < f.den) { exp -= 1; continue; }
+        if (f.num >= 10n * f.den) { exp += 1; continue; }
+        break;
+      }
+      const f = scaled(p.m, p.e, exp - digits);
+      let q = f.num / f.den;
+      const twice = 2n * (f.num % f.den);
+      if (twice > f.den || (twice === f.den && (q & 1n) === 1n)) q += 1n;
+      if (q === 10n ** BigInt(digits + 1)) { // rounding carried into the next power of ten
+        q = 10n ** BigInt(digits);
+        exp += 1;
+      }
+      text = q.toString();
+    }
+    const mantissa = digits > 0 ? text[0] + "." + text.slice(1) : text;
+    const e = String(Math.abs(exp)).padStart(2, "0");
+    return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + e;
+  }
+
+  // The index of the grid point with this fabrication error and read-out noise (percent), or -1.
+  function pointIndex(points, fab, noise) {
+    for (let i = 0; i < points.length; i++) {
+      if (points[i].fab === fab && points[i].noise === noise) return i;
+    }
+    return -1;
+  }
+
+  // A trainer's final loss: the mean of its last `tail` records, and that number as the results print it.
+  function finalOf(curve, tail) {
+    const value = fsum(curve.slice(curve.length - tail)) / tail;
+    return { value: value, text: sci(value, 2) };
+  }
+
+  // finalOf for every trainer of a grid point ({trainer: curve}).
+  function finals(loss, tail) {
+    const out = {};
+    Object.keys(loss).forEach(function (k) { out[k] = finalOf(loss[k], tail); });
+    return out;
+  }
+
+  root.Ports = root.Ports || {};
+  root.Ports.threeTrainers = { fsum: fsum, sci: sci, pointIndex: pointIndex, finalOf: finalOf, finals: finals };
+})(typeof window !== "undefined" ? window : globalThis);
