@@ -16,6 +16,7 @@ import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,10 +233,13 @@ def run_engine_points(points: list[EnginePoint], jobs: int | None = None) -> lis
     """Run independent engine points, in parallel processes when more than one job is allowed. Each point
     carries its own seed and the results come back in point order, so they are the same however they ran."""
     workers = engine_jobs(jobs, len(points))
-    if workers == 1:
-        return [_run_point(p) for p in points]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_start_method()) as pool:
-        return list(pool.map(_run_point, points))
+    if workers > 1:
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=_start_method()) as pool:
+                return list(pool.map(_run_point, points))
+        except (OSError, BrokenProcessPool):  # no processes here (a sandbox without semaphores): run them below
+            pass
+    return [_run_point(p) for p in points]
 
 
 # ------------------------------------------------------------------------------------------------ context
