@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.explorers import loss_curves, three_trainers
+from site_builder.explorers import amdahl, loss_curves, three_trainers
 from site_builder.producers import Produced
 
 Docs = Mapping[str, Produced]
@@ -45,6 +45,7 @@ EXPLORERS: dict[str, Explorer] = {
     e.name: e
     for e in (
         Explorer("loss_curves", "lossCurves", loss_curves.payload, loss_curves.cases),
+        Explorer("amdahl", "amdahl", amdahl.payload, amdahl.cases),
         Explorer("three_trainers", "threeTrainers", three_trainers.payload, three_trainers.cases),
     )
 }

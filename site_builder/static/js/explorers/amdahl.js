@@ -1,0 +1,233 @@
+// Training-step Amdahl explorer (FOptTrn deck 01). The payload (<script id="data-amdahl">) holds each
+// variant's FLOPs by op class per sequence and once per step, the mask shape, the mask device and the
+// cluster; every number drawn or printed is computed live by the port (assets/js/ports/amdahl.js), which
+// the tests hold equal to the Python model. No inline script or handler: it runs under a strict CSP.
+(function () {
+  "use strict";
+  const NAME = "amdahl";
+  const holder = document.getElementById("chart-" + NAME);
+  const raw = document.getElementById("data-" + NAME);
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.amdahl) return;
+  const port = window.Ports.amdahl;
+  const data = JSON.parse(raw.textContent);
+  const cfg = data.config;
+  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+  const PASSES = [["forward", "Forward"], ["backward", "Backward"], ["step", "Step"]];
+  const CLASSES = [
+    ["digital", "Digital (matmuls, attention, other)", "#8d99ae"],
+    ["transform", "Transforms (FFTs)", "#1d3557"],
+    ["weight_masked", "Weight-masked products", "#2a9d8f"],
+    ["data_by_data", "Data-by-data products", "#e76f51"],
+  ];
+  const OUTPUTS = [
+    ["Shares and bounds", [
+      ["forward", "Optical share, forward pass"],
+      ["backward", "Optical share, backward pass"],
+      ["step", "Optical share, step"],
+      ["static", "Static share (once-per-step masks)"],
+      ["data_part", "Data-by-data part of the optical work"],
+      ["bound_optical", "Amdahl bound, all optical work"],
+      ["bound_static", "Amdahl bound, static masks only"],
+      ["backward_over_forward", "Backward / forward FLOPs"],
+    ]],
+    ["Masks and time per step", [
+      ["sequences", "Sequences per step"],
+      ["step_gflop_per_token", "Step GFLOP per token"],
+      ["weight_values", "Weight-mask values per pass"],
+      ["frames_forward", "Mask frames, forward (H)"],
+      ["frames_backward", "Mask frames, backward (conj H)"],
+      ["weight_seconds", "Weight-mask writes"],
+      ["digital_seconds", "Digital step (" + port.integer(cfg.gpus) + " GPUs at " + port.integer(cfg.tflops) +
+        " TFLOP/s)"],
+      ["mask_over_step", "Mask writes / digital step"],
+    ]],
+  ];
+
+  const state = {
+    variant: data.default.variant,
+    length: data.default.length,
+    tokens: data.step_tokens.indexOf(data.default.step_tokens),
+  };
+
+  function el(tag, props, children) {
+    const e = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (k) {
+      if (k === "text") e.textContent = props[k];
+      else if (k === "className") e.className = props[k];
+      else e.setAttribute(k, props[k]);
+    });
+    (children || []).forEach(function (c) { e.appendChild(c); });
+    return e;
+  }
+
+  // ---------------------------------------------------------------------------------------- controls
+  const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Explorer settings" });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+
+  const variantSelect = el("select", { id: NAME + "-variant", name: "variant" });
+  data.variants.forEach(function (v) {
+    const o = el("option", { value: v.id, text: v.label });
+    if (v.id === state.variant) o.selected = true;
+    variantSelect.appendChild(o);
+  });
+  form.appendChild(el("div", { className: "explorer-field" }, [
+    el("label", { for: NAME + "-variant", text: "Variant" }), variantSelect,
+  ]));
+
+  const lengthSet = el("fieldset", { className: "explorer-radios" }, [el("legend", { text: "Sequence length" })]);
+  data.lengths.forEach(function (n) {
+    const id = NAME + "-length-" + n;
+    const r = el("input", { type: "radio", id: id, name: NAME + "-length", value: String(n) });
+    r.checked = n === state.length;
+    lengthSet.appendChild(r);
+    lengthSet.appendChild(el("label", { for: id, text: port.integer(n) }));
+  });
+  form.appendChild(lengthSet);
+
+  const tokensRange = el("input", {
+    type: "range", id: NAME + "-tokens", name: "tokens", min: "0", max: String(data.step_tokens.length - 1),
+    step: "1", value: String(state.tokens),
+  });
+  const tokensOut = el("output", { for: NAME + "-tokens", "data-out": "step_tokens" });
+  form.appendChild(el("div", { className: "explorer-field" }, [
+    el("label", { for: NAME + "-tokens", text: "Tokens per step" }), tokensRange, tokensOut,
+  ]));
+
+  // ---------------------------------------------------------------------------------------- outputs
+  const plot = el("div", { className: "explorer-plot", id: NAME + "-plot" });
+  const legend = el("ul", { className: "explorer-legend", "aria-label": "Op classes" }, CLASSES.map(function (c) {
+    const swatch = el("span", { className: "explorer-swatch", "aria-hidden": "true" });
+    swatch.style.display = "inline-block";
+    swatch.style.width = "0.8em";
+    swatch.style.height = "0.8em";
+    swatch.style.marginRight = "0.35em";
+    swatch.style.background = c[2];
+    const item = el("li", {}, [swatch, document.createTextNode(c[1])]);
+    item.style.display = "inline-block";
+    item.style.marginRight = "1.2em";
+    return item;
+  }));
+  legend.style.listStyle = "none";
+  legend.style.padding = "0";
+  legend.style.margin = "0.25rem 0";
+  const outs = {};
+  const tables = OUTPUTS.map(function (group) {
+    const body = el("tbody");
+    group[1].forEach(function (row) {
+      const cell = el("td", { "data-out": row[0] });
+      const head = el("th", { scope: "row", text: row[1] });
+      head.style.padding = cell.style.padding = "0.1rem 0.4rem";
+      outs[row[0]] = cell;
+      body.appendChild(el("tr", {}, [head, cell]));
+    });
+    const table = el("table", { className: "explorer-values" }, [el("caption", { text: group[0] }), body]);
+    table.style.fontSize = "0.8rem";
+    return table;
+  });
+  outs.step_tokens = tokensOut;
+  const outputs = el("div", { className: "explorer-outputs" }, tables);
+  // The chart (with its legend) and the printed values side by side where there is room, so that the
+  // whole explorer fits a 16:9 slide; stacked on a narrow screen.
+  const chartBox = el("div", { className: "explorer-chart" }, [plot, legend]);
+  chartBox.style.flex = "1 1 26rem";
+  chartBox.style.minWidth = "0";
+  outputs.style.flex = "1 1 24rem";
+  outputs.style.minWidth = "0";
+  const body = el("div", { className: "explorer-body" }, [chartBox, outputs]);
+  body.style.display = "flex";
+  body.style.flexWrap = "wrap";
+  body.style.gap = "0.5rem 1rem";
+  body.style.alignItems = "flex-start";
+  const caption = el("figcaption", {
+    text: "One optimizer step's FLOPs by op class, computed in your browser from the analysis ledger " +
+      "(results §2, §4). Optical work: transforms and every Fourier-domain product; the static share " +
+      "leaves out the data-by-data products, which no once-per-step mask can hold. Bounds: 1/(1 − share). " +
+      "Frames: every weight spectrum written for the forward pass and, conjugated, for the backward " +
+      "(layer-major). The longest length is beyond the model's trained context (shape-only); the mask " +
+      "device and the cluster are illustrative.",
+  });
+
+  // Sizes in rem, not inherited: the same compact explorer in an article and on a 16:9 slide.
+  holder.style.fontSize = "0.875rem";
+  caption.style.fontSize = "0.8rem";
+  caption.style.marginTop = "0.4rem";
+  holder.textContent = "";
+  holder.appendChild(form);
+  holder.appendChild(body);
+  holder.appendChild(caption);
+
+  // ---------------------------------------------------------------------------------------- drawing
+  function current() {
+    const tokens = data.step_tokens[state.tokens];
+    const entry = data.ledger[state.variant][String(state.length)];
+    return { tokens: tokens, view: port.view(cfg, entry, state.length, tokens) };
+  }
+
+  function traces(v) {
+    return CLASSES.map(function (c) {
+      const y = [], share = [];
+      PASSES.forEach(function (p) {
+        const bars = v.bars[p[0]];
+        const passTotal = bars.digital + bars.transform + bars.weight_masked + bars.data_by_data;
+        y.push(bars[c[0]] / 1e15);
+        share.push(passTotal ? port.pct(bars[c[0]] / passTotal) : port.pct(0));
+      });
+      return {
+        type: "bar", name: c[1], x: PASSES.map(function (p) { return p[1]; }), y: y, customdata: share,
+        marker: { color: c[2] },
+        hovertemplate: "%{x}: %{y:.4g} PFLOP, %{customdata} of the pass<extra>" + c[1] + "</extra>",
+      };
+    });
+  }
+
+  // No Plotly legend and no annotations: both are redrawn on every update and cost more than the bars
+  // (see scripts/bench_explorers.py). The legend is plain HTML, drawn once; each bar's optical share is in
+  // its axis label.
+  function layout(v) {
+    return {
+      barmode: "stack",
+      showlegend: false,
+      margin: { l: 64, r: 10, t: 10, b: 40 },
+      height: 300,
+      xaxis: {
+        tickmode: "array",
+        tickvals: PASSES.map(function (p) { return p[1]; }),
+        ticktext: PASSES.map(function (p) { return p[1] + "<br>" + v.text[p[0]]; }),
+        tickangle: 0,
+        automargin: true,
+        title: { text: "Pass (its optical share)", standoff: 6 },
+      },
+      yaxis: { title: { text: "PFLOP per optimizer step" }, rangemode: "tozero" },
+    };
+  }
+
+  function show(v) {
+    Object.keys(outs).forEach(function (k) { outs[k].textContent = v.text[k]; });
+    tokensRange.setAttribute("aria-valuetext", v.text.step_tokens + " tokens");
+  }
+
+  function update() {
+    const c = current();
+    show(c.view);
+    return Plotly.react(plot, traces(c.view), layout(c.view), PLOT_CONFIG);
+  }
+
+  variantSelect.addEventListener("change", function () { state.variant = variantSelect.value; update(); });
+  lengthSet.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.name === NAME + "-length") { state.length = Number(ev.target.value); update(); }
+  });
+  tokensRange.addEventListener("input", function () { state.tokens = Number(tokensRange.value); update(); });
+
+  // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
+  window.addEventListener("resize", function () {
+    if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
+    const p = Plotly.Plots.resize(plot);
+    if (p && typeof p.catch === "function") p.catch(function () {});
+  });
+
+  const first = current();
+  show(first.view);
+  Promise.resolve(Plotly.newPlot(plot, traces(first.view), layout(first.view), PLOT_CONFIG)).then(function () {
+    holder.dataset.ready = "true";
+  });
+})();
