@@ -1,0 +1,193 @@
+"""Series-level assembly in the collect phase: decks' slides and source links, glossary back-links, hub lists.
+
+Everything here is derived from the parsed content before any page is written, so the glossary's
+"Explained in" links and a hub's deck list are complete when rendering starts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from site_builder.decks import SOURCE_DOCS, Slide, SourceRef, split_slides
+from site_builder.errors import InputError
+from site_builder.figures import Registry, ResultsFile, slug
+from site_builder.glossary import GROUPS, Term
+from site_builder.plan import PlannedPage
+from site_builder.render.deck import SourceLink
+from site_builder.series import SERIES
+
+DOC_NAMES = {label: name for name, label in SOURCE_DOCS.items()}
+
+
+@dataclass
+class SectionLink:
+    text: str  # "analysis §2"
+    url: str  # site path with fragment, e.g. "fopttrn/analysis/results/#2-a-training-step"
+
+
+@dataclass
+class DeckInfo:
+    page: PlannedPage
+    label: str  # "FOptTrn 01"
+    summary: str
+    slides: list[Slide]
+    sources: dict[int, list[SectionLink]] = field(default_factory=dict)
+
+    @property
+    def pdf(self) -> str:
+        """Site path of the deck's PDF (written by `make pdf`)."""
+        return self.page.url.rstrip("/") + ".pdf"
+
+
+def section_link(files: dict[str, ResultsFile], ref: SourceRef, label: str) -> SectionLink:
+    file_label = SOURCE_DOCS[ref.doc]
+    rf = files.get(file_label)
+    if rf is None:
+        raise InputError(label, ref.line, f"a results document {ref.doc!r} the site publishes", "none")
+    pattern = re.compile(rf"^{re.escape(ref.section)}[.\s]")
+    title = next((s.title for s in rf.sections if s.level >= 2 and pattern.match(s.title)), None)
+    if title is None:
+        raise InputError(label, ref.line, f"a section §{ref.section} in {file_label}", "no such section")
+    return SectionLink(f"{ref.doc} §{ref.section}", f"{rf.page}#{slug(title)}")
+
+
+def decks_of(plan: list[PlannedPage], files: dict[str, ResultsFile], terms: dict[str, Term]) -> list[DeckInfo]:
+    decks = []
+    for p in plan:
+        if p.kind.name != "deck" or p.parsed is None:
+            continue
+        page = p.parsed.page
+        for name in ("deck", "summary"):
+            if not isinstance(page.meta.get(name), str) or not page.meta[name].strip():
+                raise InputError(page.label, f"front matter.{name}", "a non-empty string", repr(page.meta.get(name)))
+        if p.series is None:
+            raise InputError(page.label, "front matter.series", f"one of {', '.join(SERIES)}", "none")
+        slides = split_slides(page)
+        info = DeckInfo(p, page.meta["deck"].strip(), page.meta["summary"].strip(), slides)
+        for i, s in enumerate(slides):
+            for key, line in s.terms:
+                if key not in terms:
+                    raise InputError(page.label, line, "a glossary term (a file content/glossary/<key>.md)", repr(key))
+            info.sources[i] = [section_link(files, ref, page.label) for ref in s.sources]
+        p.extra["deck"] = info
+        decks.append(info)
+    return sorted(decks, key=lambda d: d.page.url)
+
+
+def term_figures(terms: dict[str, Term], md: MarkdownIt, registry: Registry) -> dict[str, list[str]]:
+    """The figure keys each glossary entry shows; an unknown key names the term file and line."""
+    out: dict[str, list[str]] = {}
+    for t in terms.values():
+        keys = []
+        for n, line in enumerate(t.body.splitlines()):
+            for m in re.finditer(r":fig\[([^\]\s]+)\]", line):
+                if m.group(1) not in registry.figures:
+                    raise InputError(
+                        t.label, f"line {t.body_line + n + 1}", "a registered figure key", repr(m.group(1))
+                    )
+                keys.append(m.group(1))
+        for n, line in enumerate(t.body.splitlines()):
+            for m in re.finditer(r":term\[([a-z0-9-]+)", line):
+                if m.group(1) not in terms:
+                    raise InputError(t.label, f"line {t.body_line + n + 1}", "a glossary term", repr(m.group(1)))
+        out[t.key] = keys
+    return out
+
+
+def link_glossary(
+    terms: dict[str, Term], decks: list[DeckInfo], registry: Registry, figs: dict[str, list[str]]
+) -> None:
+    """Fill each term's "Explained in": the slides that declare it, and the results sections behind it.
+
+    A term listed in a series' glossary that no slide of that series explains is an error.
+    """
+    for t in terms.values():
+        t.explained_in, t.sections = [], []
+    seen_sections: dict[str, set[str]] = {k: set() for k in terms}
+    for d in decks:
+        for i, s in enumerate(d.slides):
+            for key, _ in s.terms:
+                terms[key].explained_in.append((f"{d.label} · {s.title}", f"{d.page.url}#{s.id}", d.page.series or ""))
+                for link in d.sources.get(i, []):
+                    if link.url not in seen_sections[key]:
+                        seen_sections[key].add(link.url)
+                        terms[key].sections.append((link.text, link.url))
+    for key, keys in figs.items():
+        for fk in keys:
+            src = registry.figures[fk].source
+            url = f"{src.page}#{slug(src.section)}"
+            if url not in seen_sections[key]:
+                seen_sections[key].add(url)
+                number = src.section.split(".", 1)[0]
+                terms[key].sections.append((f"{DOC_NAMES.get(src.file, src.file)} §{number}", url))
+    deck_series = {d.page.series for d in decks}
+    for t in terms.values():
+        for series in t.groups:
+            if series in deck_series and not any(e[2] == series for e in t.explained_in):
+                raise InputError(
+                    t.label, f"groups.{series}", f"a term that a slide of the {series} decks declares (Terms:)", "none"
+                )
+
+
+def glossary_context(series: str, terms: dict[str, Term]) -> list[dict[str, Any]]:
+    groups = []
+    for g in GROUPS[series]:
+        members = sorted((t for t in terms.values() if t.groups.get(series) == g), key=lambda t: t.title.lower())
+        if members:
+            groups.append({"title": g, "id": "glossary-" + slug(g), "terms": members})
+    return groups
+
+
+def source_links(info: DeckInfo, root: str) -> dict[int, list[SourceLink]]:
+    return {i: [SourceLink(link.text, root + link.url) for link in links] for i, links in info.sources.items()}
+
+
+@dataclass
+class SeriesData:
+    """What the collect phase learned about decks and glossaries, for the renderer."""
+
+    terms: dict[str, Term]
+    decks: list[DeckInfo]
+    glossary_pages: dict[str, str]  # series -> site path of its glossary page
+
+    def term_href(self, series: str | None) -> Any:
+        """For a page of ``series``: key -> site path of the glossary entry (its own series' glossary first)."""
+
+        def href(key: str) -> str:
+            t = self.terms[key]
+            order = ([series] if series in t.groups else []) + [s for s in t.groups if s != series]
+            for s in order:
+                if s in self.glossary_pages:
+                    return f"{self.glossary_pages[s]}#{t.anchor}"
+            return f"{next(iter(self.glossary_pages.values()), '')}#{t.anchor}"
+
+        return href
+
+    def pdfs(self) -> set[str]:
+        """Site paths of the decks' PDFs, which `make pdf` writes after the build."""
+        return {d.pdf for d in self.decks}
+
+
+def collect_series(
+    plan: list[PlannedPage], files: dict[str, ResultsFile], terms: dict[str, Term], md: MarkdownIt, registry: Registry
+) -> SeriesData:
+    decks = decks_of(plan, files, terms)
+    figs = term_figures(terms, md, registry)
+    link_glossary(terms, decks, registry, figs)
+    glossary_pages = {p.series: p.url for p in plan if p.kind.name in ("hub", "glossary") and p.series}
+    for s in {s for t in terms.values() for s in t.groups}:
+        if s not in glossary_pages and any(d.page.series == s for d in decks):
+            raise InputError("content", s, f"a page of kind hub or glossary for the {s} series", "none")
+    for p in plan:
+        if p.kind.name in ("hub", "glossary") and p.series:
+            p.extra["glossary"] = glossary_context(p.series, terms)
+            p.extra["decks"] = [d for d in decks if d.page.series == p.series]
+            for t in terms.values():
+                if p.series in t.groups:
+                    for key in figs[t.key]:
+                        registry.use(key, p.url)
+    return SeriesData(terms, decks, glossary_pages)

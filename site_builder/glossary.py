@@ -1,0 +1,88 @@
+"""The glossary: one Markdown file per term under ``content/glossary/``, shown in each series' glossary.
+
+A term is written once; its front matter names, for each series that lists it, the group it goes
+under. "Explained in" is generated from the slides that declare the term and the results sections
+those slides cite, plus the sections holding the figures of the entry itself: nothing is typed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from site_builder.errors import InputError, describe
+from site_builder.series import SERIES
+
+FOLDER = "glossary"
+KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# Each series' glossary groups, in order.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "fopttrn": ("The backward pass", "Training the optics", "Precision", "The training cluster"),
+    "cit": ("The experiment", "The link", "The simulation"),
+}
+
+
+@dataclass
+class Term:
+    key: str
+    label: str  # the file, as named in messages
+    title: str
+    short: str
+    groups: dict[str, str]  # series -> group
+    body: str
+    body_line: int
+    explained_in: list[tuple[str, str]] = field(default_factory=list)  # (title, url) of slides
+    sections: list[tuple[str, str]] = field(default_factory=list)  # (title, url) of results sections
+
+    @property
+    def anchor(self) -> str:
+        return f"term-{self.key}"
+
+
+def load_term(path: Path, label: str) -> Term:
+    key = path.stem
+    if not KEY.match(key):
+        raise InputError(label, "file name", "a key of lowercase letters, digits and hyphens", repr(key))
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        raise InputError(label, "line 1", "front matter opening with ---", describe(lines[0] if lines else ""))
+    close = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+    if close is None:
+        raise InputError(label, "front matter", "a closing --- line", "none")
+    try:
+        meta = yaml.safe_load("\n".join(lines[1:close])) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise InputError(
+            label, f"line {mark.line + 2 if mark else 1}", "valid YAML front matter", str(e).split("\n")[0]
+        ) from None
+    if not isinstance(meta, dict):
+        raise InputError(label, "front matter", "a mapping", describe(meta))
+    for name in ("title", "short"):
+        if not isinstance(meta.get(name), str) or not meta[name].strip():
+            raise InputError(label, f"front matter.{name}", "a non-empty string", describe(meta.get(name)))
+    groups = meta.get("groups")
+    if not isinstance(groups, dict) or not groups:
+        raise InputError(label, "front matter.groups", "a mapping of series to group", describe(groups))
+    for series, group in groups.items():
+        if series not in SERIES:
+            raise InputError(label, f"front matter.groups.{series}", f"one of {', '.join(SERIES)}", repr(series))
+        if group not in GROUPS[series]:
+            raise InputError(label, f"front matter.groups.{series}", f"one of {', '.join(GROUPS[series])}", repr(group))
+    body = "\n".join(lines[close + 1 :]).strip() + "\n"
+    return Term(key, label, meta["title"].strip(), meta["short"].strip(), dict(groups), body, close + 2)
+
+
+def load_glossary(content: Path) -> dict[str, Term]:
+    folder = content / FOLDER
+    if not folder.is_dir():
+        return {}
+    terms = {}
+    for path in sorted(folder.glob("*.md")):
+        label = path.relative_to(content.parent).as_posix()
+        terms[path.stem] = load_term(path, label)
+    return terms

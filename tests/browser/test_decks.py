@@ -1,0 +1,177 @@
+"""Decks and glossaries in Chromium: present mode, fragments, topic lists, terms, back-links, PDFs, axe."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def decks(pages: list[str]) -> list[str]:
+    found = [p for p in pages if re.fullmatch(r"[a-z]+/decks/[^/]+/", p)]
+    assert found, "the site has no deck"
+    return found
+
+
+@pytest.fixture(scope="module")
+def glossaries(site_dir: Path, pages: list[str]) -> list[str]:
+    found = [p for p in pages if 'class="glossary"' in (site_dir / p / "index.html").read_text(encoding="utf-8")]
+    assert found, "the site has no glossary"
+    return found
+
+
+def slide_ids(page) -> list[str]:
+    return page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
+
+
+def test_present_mode_keys_and_fragments(browser, server, decks):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for deck in decks:
+        page.goto(server + deck)
+        ids = slide_ids(page)
+        assert len(ids) >= 3
+        page.click("[data-present]")
+        page.wait_for_selector(".deck-present-overlay .reveal.ready")
+
+        def current() -> str:
+            return page.evaluate("() => window.SiteDeck.current()")
+
+        assert current() == ids[0]
+        page.keyboard.press("ArrowRight")
+        assert current() == ids[1] and page.evaluate("location.hash") == f"#{ids[1]}"
+        page.keyboard.press("PageDown")
+        assert current() == ids[2]
+        page.keyboard.press("PageUp")
+        assert current() == ids[1]
+        page.keyboard.press("End")
+        assert current() == ids[-1] and page.evaluate("location.hash") == f"#{ids[-1]}"
+        page.keyboard.press("Home")
+        assert current() == ids[0]
+        page.keyboard.press("ArrowRight")
+        # only the current slide is shown, and it fills the window at 16:9
+        box = page.locator(f".reveal section#{ids[1]}").bounding_box()
+        assert box and abs(box["width"] / box["height"] - 16 / 9) < 0.02
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".deck-present-overlay", state="detached")
+        assert current() is None
+        assert page.evaluate("location.hash") == f"#{ids[1]}"
+        assert len(slide_ids(page)) == len(ids), "every slide is back in the article"
+        assert page.locator(f"section#{ids[-1]}").is_visible()
+        # a fragment opens presenting at that slide
+        page.goto(server + deck + f"?present#{ids[2]}")
+        page.wait_for_selector(".deck-present-overlay .reveal.ready")
+        assert current() == ids[2]
+    page.close()
+    assert errors == []
+
+
+def test_topic_slide_lists_every_slide(browser, server, decks):
+    page = browser.new_page()
+    for deck in decks:
+        page.goto(server + deck)
+        ids = slide_ids(page)
+        assert ids[1] == "topics"
+        links = page.eval_on_selector_all("section#topics a", "els => els.map(e => e.getAttribute('href'))")
+        assert links == [f"#{i}" for i in ids if i != "topics"][1:], (
+            "the topic list links every slide after the opening"
+        )
+    page.close()
+
+
+def test_glossary_back_links_land_on_a_slide_or_section(browser, server, glossaries):
+    page = browser.new_page()
+    checked = 0
+    for g in glossaries:
+        page.goto(server + g)
+        entries = page.eval_on_selector_all(
+            ".term-entry",
+            "els => els.map(e => [e.id, Array.from(e.querySelectorAll('.explained-in a')).map(a => a.href)])",
+        )
+        assert entries
+        for term_id, hrefs in entries:
+            assert hrefs, f"{term_id} is explained nowhere"
+            for href in hrefs:
+                url, _, frag = href.partition("#")
+                target = browser.new_page()
+                target.goto(url)
+                kind = target.evaluate(
+                    "(id) => { const e = document.getElementById(id); return e ? (e.matches('section.slide') ? 'slide' : e.tagName) : null; }",
+                    frag,
+                )
+                target.close()
+                assert kind in ("slide", "H2", "H3"), f"{term_id}: {href} lands on {kind}"
+                checked += 1
+    page.close()
+    assert checked > 0
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_term_definitions_open_inside_the_viewport(browser, server, decks, width):
+    page = browser.new_page(viewport={"width": width, "height": 800}, has_touch=True)
+    opened = 0
+    for deck in decks:
+        page.goto(server + deck)
+        terms = page.locator("a.term")
+        for i in range(min(terms.count(), 12)):
+            t = terms.nth(i)
+            t.scroll_into_view_if_needed()
+            t.focus()
+            tip = page.locator("#term-tip")
+            assert tip.is_visible()
+            box = tip.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+            assert tip.inner_text() == t.get_attribute("data-short")
+            page.keyboard.press("Escape")
+            assert not tip.is_visible()
+            opened += 1
+        if terms.count():
+            before = page.url
+            terms.first.tap()
+            assert page.locator("#term-tip").is_visible() and page.url == before, "a first tap shows the definition"
+    page.close()
+    assert opened > 0
+
+
+def test_pdf_has_one_page_per_slide_holding_its_figures(browser, server, site_dir, decks):
+    from pypdf import PdfReader
+
+    from site_builder.pdf import print_decks
+
+    written = print_decks(site_dir, browser, server)
+    assert len(written) == len(decks)
+    page = browser.new_page()
+    for deck, pdf in zip(decks, written, strict=True):
+        page.goto(server + deck)
+        figs = page.eval_on_selector_all(
+            "section.slide", "els => els.map(s => Array.from(s.querySelectorAll('a.fig')).map(a => a.textContent))"
+        )
+        reader = PdfReader(str(pdf))
+        assert len(reader.pages) == len(figs), f"{pdf.name}: {len(reader.pages)} pages for {len(figs)} slides"
+        for n, (p, want) in enumerate(zip(reader.pages, figs, strict=True), start=1):
+            text = re.sub(r"\s+", "", p.extract_text())
+            missing = [f for f in want if re.sub(r"\s+", "", f) not in text]
+            assert not missing, f"{pdf.name} page {n} lacks {missing[:3]}"
+    page.close()
+
+
+def test_axe_reports_nothing_serious_on_hubs_and_decks(browser, server, decks, glossaries):
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    bad = []
+    for path in sorted(set(decks) | set(glossaries)):
+        page.goto(server + path, wait_until="networkidle")
+        results = axe.run(page)
+        for v in results.response["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                bad.append(f"/{path}: {v['id']} ({v['impact']}): {v['nodes'][0]['target']}")
+    context.close()
+    assert bad == []
