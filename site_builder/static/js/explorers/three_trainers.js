@@ -68,12 +68,10 @@
   ]);
   const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, [table]);
   const caption = el("figcaption", {
-    text: "Mean squared error of the output intensities on the hardware (without read-out noise) as each " +
-      "trainer takes its gradient steps, from the simulation of results §1: a small interferometer mesh whose " +
-      "hardware differs from its digital twin by the fabrication error, and whose reads carry the read-out " +
-      "noise. In silico trains the twin and never reads the hardware; physics-aware reads the output from " +
-      "the hardware and takes the gradient from the twin; in situ reads output and gradient from the " +
-      "hardware. The dashed line is the in-silico trainer's loss on its own twin. Log scale.",
+    text: "Loss on the hardware (mean squared error of the output intensities, read without noise) over the " +
+      "gradient steps of the simulated interferometer mesh of results §1. In silico trains the twin only; " +
+      "physics-aware reads the output from the hardware and the gradient from the twin; in situ reads both " +
+      "from the hardware. Dashed: in silico on its own twin.",
   });
 
   holder.textContent = "";
@@ -105,7 +103,7 @@
 
   const LAYOUT = {
     margin: { l: 64, r: 10, t: 10, b: 50 },
-    height: 400,
+    height: 380,
     xaxis: { title: { text: "Gradient step" }, zeroline: false },
     yaxis: { title: { text: "Loss on the hardware" }, type: "log", range: yRange, dtick: 1, exponentformat: "power" },
     legend: { orientation: "h", y: -0.2 },
