@@ -63,13 +63,17 @@
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape" && owner) close();
   });
-  // Touch: the first tap shows the definition, the second follows the link.
+  // Touch: the first tap shows the definition, the second follows the link. Whether the definition
+  // was already open is read at pointerdown, before the tap's focus opens it.
+  let firstTap = false;
+  document.addEventListener("pointerdown", function (e) {
+    const el = e.target.closest && e.target.closest("a.term");
+    firstTap = e.pointerType === "touch" && !!el && (owner !== el || !tip || tip.hidden);
+  }, true);
   document.addEventListener("click", function (e) {
     const el = e.target.closest && e.target.closest("a.term");
     if (!el) { close(); return; }
-    if (e.pointerType === "touch" || (e.sourceCapabilities && e.sourceCapabilities.firesTouchEvents)) {
-      if (owner !== el || (tip && tip.hidden)) { e.preventDefault(); open(el); }
-    }
+    if (firstTap) { e.preventDefault(); firstTap = false; open(el); }
   });
   window.addEventListener("resize", function () { if (owner) place(owner); });
 })();
