@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.explorers import amdahl, loss_curves, three_trainers
+from site_builder.explorers import amdahl, loss_curves, step_mask, three_trainers
 from site_builder.producers import Produced
 
 Docs = Mapping[str, Produced]
@@ -46,6 +46,7 @@ EXPLORERS: dict[str, Explorer] = {
     for e in (
         Explorer("loss_curves", "lossCurves", loss_curves.payload, loss_curves.cases),
         Explorer("amdahl", "amdahl", amdahl.payload, amdahl.cases),
+        Explorer("step_mask", "stepMask", step_mask.payload, step_mask.cases),
         Explorer("three_trainers", "threeTrainers", three_trainers.payload, three_trainers.cases),
     )
 }

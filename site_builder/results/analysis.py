@@ -12,7 +12,7 @@ from typing import Any
 from site_builder import fmt
 from site_builder.models.analysis import checks, precision
 from site_builder.models.analysis.ledger import attention_layers, circ_block_of, per_token, sequence_cost, step_ledger
-from site_builder.models.analysis.masks import MaskBudget, mask_budget
+from site_builder.models.analysis.masks import MaskBudget, budget_terms, mask_budget
 from site_builder.models.analysis.ops import padded_length
 from site_builder.models.analysis.optimizer import demo_cost
 from site_builder.models.analysis.shape import (
@@ -488,6 +488,8 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
         }
         for v, by_len in budgets.items()
     }
+    # The same exactly at any step size (the step-against-mask explorer): integer terms linear in sequences.
+    out["terms"] = {v: {str(n): budget_terms(v, n).as_dict() for n in by_len} for v, by_len in budgets.items()}
     return out
 
 

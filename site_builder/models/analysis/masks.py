@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from .ledger import attention_layers, circ_block_of
+from .ledger import attention_layers, circ_block_of, sequence_cost
 from .ops import bins, padded_length
 from .shape import (
     CLUSTER_GPUS,
@@ -178,4 +178,98 @@ def mask_budget(
         data_frames=data_frames,
         data_seconds=data_s,
         data_seconds_per_engine=data_s / gpus,
+    )
+
+
+@dataclass(frozen=True)
+class BudgetTerms:
+    """What :func:`mask_budget` takes from the ledger, as exact integers linear in the step's sequences.
+
+    For a step of q sequences: step FLOPs = ``step_flops_per_sequence`` x q + ``step_flops_per_step``, and
+    the same for the static (transforms and weight-masked products) and optical (transforms and every
+    Fourier-domain product) FLOPs; data-by-data mask values = ``data_values_per_sequence`` x q. The weight
+    mask values of a pass do not depend on the step. An explorer redoes the budget at any step size from
+    these (no ledger needed), and gets the model's numbers exactly.
+    """
+
+    variant: str
+    length: int
+    step_flops_per_sequence: int
+    step_flops_per_step: int
+    static_flops_per_sequence: int
+    static_flops_per_step: int
+    optical_flops_per_sequence: int
+    optical_flops_per_step: int
+    weight_values: int
+    data_values_per_sequence: int
+
+    def as_dict(self) -> dict[str, int | str]:
+        return asdict(self)
+
+
+def budget_terms(variant: str, length: int, shape: ModelShape = LLAMA3_8B) -> BudgetTerms:
+    """The per-sequence and once-per-step terms of the step ledger and the mask values of ``variant``."""
+    c = sequence_cost(variant, length, shape)
+    seq, once = c.fwd_seq + c.bwd_seq, c.fwd_step + c.bwd_step
+    return BudgetTerms(
+        variant=variant,
+        length=length,
+        step_flops_per_sequence=seq.total,
+        step_flops_per_step=once.total,
+        static_flops_per_sequence=seq.static,
+        static_flops_per_step=once.static,
+        optical_flops_per_sequence=seq.optical,
+        optical_flops_per_step=once.optical,
+        weight_values=weight_mask_values(variant, length, shape),
+        data_values_per_sequence=data_mask_values(variant, length, length, shape),
+    )
+
+
+@dataclass(frozen=True)
+class EngineStep:
+    """One optimizer step with the engine beside every GPU, against the digital step.
+
+    The engine does its share of the step in zero time (``removable``); its mask writes are either added
+    to the digital work that remains (not overlapped) or hidden behind it (fully overlapped: the larger of
+    the two). With ``data_on_engines`` the engine also takes the data-by-data products (its share is then
+    the whole optical share) and writes their masks, spread evenly over the GPUs' engines.
+    """
+
+    overlapped: bool
+    data_on_engines: bool
+    digital_seconds: float
+    share: float
+    removable_seconds: float
+    remaining_seconds: float
+    mask_seconds: float
+    hidden_seconds: float
+    step_seconds: float
+    speedup: float
+
+    def as_dict(self) -> dict[str, float | bool]:
+        return asdict(self)
+
+
+def engine_step(b: MaskBudget, overlapped: bool = False, data_on_engines: bool = False) -> EngineStep:
+    """The step time with the engine for a mask budget: not overlapped, ``b.step_serial_seconds``; fully
+    overlapped, ``b.step_overlapped_seconds`` (without the data-by-data products on the engines)."""
+    if data_on_engines:
+        share = step_shares(b.variant, b.length, b.step_tokens).step
+        removable = share * b.digital_seconds
+        masks = b.weight_seconds + b.data_seconds_per_engine
+    else:
+        share, removable, masks = b.static_share, b.removable_seconds, b.weight_seconds
+    remaining = b.digital_seconds - removable
+    step = max(remaining, masks) if overlapped else remaining + masks
+    return EngineStep(
+        overlapped=overlapped,
+        data_on_engines=data_on_engines,
+        digital_seconds=b.digital_seconds,
+        share=share,
+        removable_seconds=removable,
+        remaining_seconds=remaining,
+        mask_seconds=masks,
+        hidden_seconds=min(remaining, masks) if overlapped else 0.0,
+        step_seconds=step,
+        speedup=b.digital_seconds / step,
     )

@@ -1,0 +1,317 @@
+// Step time against mask time (FOptTrn deck 03). The payload (<script id="data-step_mask">) holds, per
+// variant and sequence length, the ledger's exact integer terms and the mask values (analysis results.json
+// data.masks.terms) and the defaults of results.md §4; every number drawn or printed is computed live by
+// the port (assets/js/ports/step_mask.js), which the tests hold equal to the Python model. No inline
+// script or handler: it runs under a strict Content-Security-Policy.
+(function () {
+  "use strict";
+  const NAME = "step_mask";
+  const holder = document.getElementById("chart-" + NAME);
+  const raw = document.getElementById("data-" + NAME);
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.stepMask) return;
+  const port = window.Ports.stepMask;
+  const data = JSON.parse(raw.textContent);
+  const d0 = data.defaults;
+  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+  const COLORS = { digital: "#8d99ae", forward: "#1d3557", backward: "#457b9d", data: "#e76f51", exposed: "#b5651d" };
+
+  function withDefault(list, value) {
+    return list.indexOf(value) >= 0 ? list : list.concat([value]).sort(function (a, b) { return a - b; });
+  }
+  function powers(lo, hi) {
+    const out = [];
+    for (let e = lo; e <= hi; e++) out.push(Math.pow(2, e));
+    return out;
+  }
+  const TOKENS = withDefault(powers(15, 24), d0.step_tokens);
+  const GPUS = withDefault(powers(0, 12), d0.gpus);
+  const TFLOPS = withDefault(Array.from({ length: 40 }, function (_, i) { return 50 * (i + 1); }), d0.tflops);
+  const MODEL_PARALLEL = withDefault(powers(0, 9), d0.model_parallel);
+  const MICROBATCH = withDefault(powers(0, 6), d0.microbatch);
+
+  const state = {
+    variant: d0.variant,
+    length: d0.length,
+    tokens: TOKENS.indexOf(d0.step_tokens),
+    gpus: GPUS.indexOf(d0.gpus),
+    tflops: TFLOPS.indexOf(d0.tflops),
+    modelParallel: d0.model_parallel,
+    schedule: d0.schedule,
+    microbatch: d0.microbatch,
+    overlapped: d0.overlapped,
+    dataOnEngines: d0.data_on_engines,
+  };
+
+  function el(tag, props, children) {
+    const e = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (k) {
+      if (k === "text") e.textContent = props[k];
+      else if (k === "className") e.className = props[k];
+      else e.setAttribute(k, props[k]);
+    });
+    (children || []).forEach(function (c) { e.appendChild(c); });
+    return e;
+  }
+  function id(part) { return NAME + "-" + part; }
+
+  // ---------------------------------------------------------------------------------------- controls
+  const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Step against mask settings" });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+
+  function select(name, label, options, value) {
+    const s = el("select", { id: id(name), name: name });
+    options.forEach(function (o) {
+      const opt = el("option", { value: String(o[0]), text: o[1] });
+      if (o[0] === value) opt.selected = true;
+      s.appendChild(opt);
+    });
+    form.appendChild(el("span", { className: "explorer-field" }, [el("label", { for: id(name), text: label }), s]));
+    return s;
+  }
+
+  function range(name, label, list, index) {
+    const r = el("input", { type: "range", id: id(name), name: name, min: "0", max: String(list.length - 1), step: "1",
+      value: String(index) });
+    const out = el("output", { for: id(name), id: id(name + "-value") });
+    form.appendChild(el("span", { className: "explorer-field" }, [el("label", { for: id(name), text: label }), r, out]));
+    return { input: r, output: out };
+  }
+
+  function radios(name, legend, options, value) {
+    const set = el("fieldset", { className: "explorer-radios" }, [el("legend", { text: legend })]);
+    options.forEach(function (o, i) {
+      const rid = id(name + "-" + i);
+      const r = el("input", { type: "radio", id: rid, name: id(name), value: String(o[0]) });
+      r.checked = o[0] === value;
+      set.appendChild(r);
+      set.appendChild(el("label", { for: rid, text: o[1] }));
+    });
+    form.appendChild(set);
+    return set;
+  }
+
+  function checkbox(name, label, checked) {
+    const c = el("input", { type: "checkbox", id: id(name), name: name });
+    c.checked = checked;
+    form.appendChild(el("span", { className: "explorer-field explorer-check" }, [c, el("label", { for: id(name), text: label })]));
+    return c;
+  }
+
+  const variantSelect = select("variant", "Variant", data.variants.map(function (v) { return [v.id, v.label]; }),
+    state.variant);
+  const lengthSet = radios("length", "Sequence length (tokens)",
+    data.lengths.map(function (n) { return [n, port.integer(n)]; }), state.length);
+  const tokens = range("tokens", "Tokens per step", TOKENS, state.tokens);
+  const gpus = range("gpus", "GPUs", GPUS, state.gpus);
+  const tflops = range("tflops", "TFLOP/s per GPU (sustained)", TFLOPS, state.tflops);
+  const mpSelect = select("model-parallel", "Model-parallel degree (tensor × pipeline)",
+    MODEL_PARALLEL.map(function (k) { return [k, port.integer(k)]; }), state.modelParallel);
+  const scheduleSet = radios("schedule", "Schedule",
+    [["layer-major", "Layer-major"], ["sequence-major", "Sequence-major"]], state.schedule);
+  const mbSelect = select("microbatch", "Microbatch m (sequences per pass, sequence-major)",
+    MICROBATCH.map(function (m) { return [m, port.integer(m)]; }), state.microbatch);
+  const overlapBox = checkbox("overlapped", "Mask writes fully overlapped with the digital work", state.overlapped);
+  const dataBox = checkbox("data-on-engines",
+    "Data-by-data products on the engines too (their masks spread over the GPUs' engines)", state.dataOnEngines);
+
+  // ---------------------------------------------------------------------------------------- outputs
+  const OUTPUTS = [
+    ["Weight masks against the step", [
+      ["weight_values", "Mask values per pass"],
+      ["forward_frames", "Frames, forward (H)"],
+      ["backward_frames", "Frames, backward (conj H)"],
+      ["weight_seconds", "Weight masks"],
+      ["digital_seconds", "Digital step"],
+      ["mask_over_step", "Masks / step"],
+    ]],
+    ["Schedule", [
+      ["sequences", "Sequences per step"],
+      ["replicas", "Replicas (GPUs ÷ model-parallel degree)"],
+      ["passes", "Passes of mask writes"],
+      ["frames_per_pass", "Frames per pass"],
+      ["mask_time", "Mask time"],
+      ["relative", "Relative to layer-major, one engine per GPU"],
+    ]],
+    ["The step with the engine", [
+      ["share", "Share of the step the engine takes"],
+      ["removable_seconds", "Removable"],
+      ["step_serial_seconds", "Not overlapped"],
+      ["step_overlapped_seconds", "Fully overlapped"],
+      ["step_seconds", "This step, as set"],
+      ["speedup", "Digital step ÷ this step"],
+    ]],
+    ["Data-by-data masks", [
+      ["data_seconds", "One device"],
+      ["data_seconds_per_engine", "Over the GPUs' engines"],
+    ]],
+  ];
+  const outs = {};
+  const heads = {};
+  const tables = OUTPUTS.map(function (group) {
+    const body = el("tbody");
+    group[1].forEach(function (row) {
+      const cell = el("td", { "data-out": row[0] });
+      const head = el("th", { scope: "row", text: row[1] });
+      outs[row[0]] = cell;
+      heads[row[0]] = head;
+      body.appendChild(el("tr", {}, [head, cell]));
+    });
+    return el("table", { className: "explorer-values" }, [el("caption", { text: group[0] }), body]);
+  });
+  const plot = el("div", { className: "explorer-plot", id: id("plot") });
+  const legend = el("ul", { className: "explorer-legend", "aria-label": "Colours of the chart" });
+  [
+    [COLORS.digital, "Digital work (GPUs)"],
+    [COLORS.forward, "Mask writes, forward (H)"],
+    [COLORS.backward, "Mask writes, backward (conj H)"],
+    [COLORS.exposed, "Mask time the step waits for"],
+    [COLORS.data, "Data-by-data mask writes, spread over the engines"],
+    [null, "Digital step (dashed line)"],
+  ].forEach(function (item) {
+    const swatch = el("span", { className: item[0] ? "swatch" : "swatch swatch-line", "aria-hidden": "true" });
+    if (item[0]) swatch.style.background = item[0];
+    legend.appendChild(el("li", {}, [swatch, document.createTextNode(item[1])]));
+  });
+  const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, tables);
+  const caption = el("figcaption", {
+    text: "One engine beside every GPU, on a mask of " + port.integer(d0.pixels) + " pixels at " +
+      port.integer(d0.frame_rate_hz) + " Hz. Each pass writes every weight spectrum twice (H forward, conj H " +
+      "backward); the engine takes its share of the step in zero time. Computed in your browser from the " +
+      "analysis results, §2 and §4.",
+  });
+
+  holder.textContent = "";
+  holder.appendChild(form);
+  holder.appendChild(plot);
+  holder.appendChild(legend);
+  holder.appendChild(outputs);
+  holder.appendChild(caption);
+
+  // ---------------------------------------------------------------------------------------- state
+  function settings() {
+    return {
+      step_tokens: TOKENS[state.tokens],
+      gpus: GPUS[state.gpus],
+      tflops: TFLOPS[state.tflops],
+      pixels: d0.pixels,
+      frame_rate_hz: d0.frame_rate_hz,
+      model_parallel: state.modelParallel,
+      schedule: state.schedule,
+      microbatch: state.microbatch,
+    };
+  }
+
+  function terms(variant, length) { return data.terms[variant][String(length)]; }
+
+  // Model-parallel degrees must divide the GPUs: offer only those, and fall back to the largest one.
+  function syncControls() {
+    const n = GPUS[state.gpus];
+    let best = 1;
+    Array.prototype.forEach.call(mpSelect.options, function (o) {
+      const k = Number(o.value);
+      o.disabled = n % k !== 0;
+      if (!o.disabled && k <= state.modelParallel && k > best) best = k;
+    });
+    if (n % state.modelParallel) {
+      state.modelParallel = best;
+      mpSelect.value = String(best);
+    }
+    mbSelect.disabled = state.schedule !== "sequence-major";
+  }
+
+  function compute() {
+    const s = settings();
+    const now = port.outputs(terms(state.variant, state.length), s, state.overlapped, state.dataOnEngines);
+    return { s: s, now: now };
+  }
+
+  function chosen(o) { return state.overlapped ? o.overlapped : o.serial; }
+
+  // ---------------------------------------------------------------------------------------- drawing
+  // One axis, two stacked bar traces with a colour per bar, the legend in HTML and the digital step as a
+  // dashed line: what Plotly redraws on every move is kept small (the explorer answers within a frame).
+  const CATS = ["Digital<br>step", "Step with<br>the engine", "Weight<br>masks", "Data-by-data<br>masks"];
+
+  function traces(c) {
+    const b = c.now.budget, e = chosen(c.now);
+    const engines = "over " + port.integer(c.s.gpus) + " engines";
+    return [
+      {
+        type: "bar", x: CATS, y: [b.digital_seconds, e.remaining_seconds, b.forward_seconds, b.data_seconds_per_engine],
+        marker: { color: [COLORS.digital, COLORS.digital, COLORS.forward, COLORS.data] },
+        hovertext: ["Digital work", "Digital work that remains", "Mask writes, forward (H)",
+          "Data-by-data mask writes, " + engines],
+        hovertemplate: "%{hovertext}: %{y:.3f} s<extra></extra>",
+      },
+      {
+        type: "bar", x: [CATS[1], CATS[2]], y: [e.step_seconds - e.remaining_seconds, b.backward_seconds],
+        marker: { color: [COLORS.exposed, COLORS.backward] },
+        hovertext: [state.overlapped ? "Mask time not hidden" : "Mask time, added", "Mask writes, backward (conj H)"],
+        hovertemplate: "%{hovertext}: %{y:.3f} s<extra></extra>",
+      },
+    ];
+  }
+
+  function layout(c) {
+    const digital = c.now.budget.digital_seconds;
+    return {
+      barmode: "stack",
+      showlegend: false,
+      height: 360,
+      margin: { l: 60, r: 10, t: 10, b: 50 },
+      hovermode: "closest",
+      xaxis: { categoryorder: "array", categoryarray: CATS, fixedrange: true },
+      yaxis: { title: { text: "Seconds per optimizer step" }, rangemode: "tozero", fixedrange: true },
+      shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: digital, y1: digital,
+        line: { color: "#444", width: 1, dash: "dash" } }],
+    };
+  }
+
+  function show(c) {
+    const t = c.now.text;
+    Object.keys(outs).forEach(function (k) { outs[k].textContent = t[k]; });
+    heads.data_seconds_per_engine.textContent = "Over " + port.integer(c.s.gpus) + " engines";
+    tokens.output.textContent = port.integer(c.s.step_tokens);
+    gpus.output.textContent = port.integer(c.s.gpus);
+    tflops.output.textContent = port.integer(c.s.tflops);
+    tokens.input.setAttribute("aria-valuetext", port.integer(c.s.step_tokens) + " tokens");
+    gpus.input.setAttribute("aria-valuetext", port.integer(c.s.gpus) + " GPUs");
+    tflops.input.setAttribute("aria-valuetext", port.integer(c.s.tflops) + " TFLOP/s");
+  }
+
+  function update() {
+    syncControls();
+    const c = compute();
+    show(c);
+    return Plotly.react(plot, traces(c), layout(c), PLOT_CONFIG);
+  }
+
+  variantSelect.addEventListener("change", function () { state.variant = variantSelect.value; update(); });
+  lengthSet.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.type === "radio") { state.length = Number(ev.target.value); update(); }
+  });
+  tokens.input.addEventListener("input", function () { state.tokens = Number(tokens.input.value); update(); });
+  gpus.input.addEventListener("input", function () { state.gpus = Number(gpus.input.value); update(); });
+  tflops.input.addEventListener("input", function () { state.tflops = Number(tflops.input.value); update(); });
+  mpSelect.addEventListener("change", function () { state.modelParallel = Number(mpSelect.value); update(); });
+  scheduleSet.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.type === "radio") { state.schedule = ev.target.value; update(); }
+  });
+  mbSelect.addEventListener("change", function () { state.microbatch = Number(mbSelect.value); update(); });
+  overlapBox.addEventListener("change", function () { state.overlapped = overlapBox.checked; update(); });
+  dataBox.addEventListener("change", function () { state.dataOnEngines = dataBox.checked; update(); });
+
+  // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
+  window.addEventListener("resize", function () {
+    if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
+    const p = Plotly.Plots.resize(plot);
+    if (p && typeof p.catch === "function") p.catch(function () {});
+  });
+
+  syncControls();
+  const first = compute();
+  show(first);
+  Promise.resolve(Plotly.newPlot(plot, traces(first), layout(first), PLOT_CONFIG)).then(function () {
+    holder.dataset.ready = "true";
+  });
+})();
