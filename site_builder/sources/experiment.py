@@ -6,13 +6,14 @@ or line number.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from site_builder.errors import InputError, describe
+from site_builder.sources import reading
+from site_builder.sources.pins import Folder
 from site_builder.sources.validate import Reader
 
 EXPERIMENT = "demo-fixed-band"
@@ -29,6 +30,7 @@ RUN_NAME = re.compile(
     r"(?:-agc(?P<agc>\d+))?(?P<fbsent>-fbsent)?"
     r"-lr(?P<lr>[\d.e-]+))-s(?P<seed>\d+)$"
 )
+VARIANTS = ("adamw", "topk", "band", "calib", "optics")
 
 
 @dataclass(frozen=True)
@@ -80,32 +82,22 @@ class ExperimentData:
     runs: dict[str, Run]
     results_md_path: Path
 
-    def row(self, group: str) -> ResultRow:
-        for r in self.rows:
-            if r.group == group:
-                return r
-        raise KeyError(group)
-
     def runs_of(self, group: str) -> list[Run]:
         return sorted((r for r in self.runs.values() if r.group == group), key=lambda r: r.seed)
 
 
-def _load_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(str(path), "file", "an experiment results file", "no such file") from None
-    try:
-        return json.loads(text, parse_constant=lambda c: float(c))
-    except json.JSONDecodeError as e:
-        raise InputError(str(path), f"line {e.lineno} column {e.colno}", "valid JSON", e.msg) from None
-
-
-def load_results_json(path: Path) -> tuple[float, tuple[ResultRow, ...], dict[str, dict[str, float]]]:
-    rd = Reader(str(path))
-    doc = rd.mapping(_load_json(path), "top level")
-    target = rd.num(doc, "target", "")
-    rows = []
+def load_results_json(
+    path: Path, text: str | None = None
+) -> tuple[float, tuple[ResultRow, ...], dict[str, dict[str, float]]]:
+    """The experiment's results.json, validated: types, finite non-negative losses, one row per known run group."""
+    label = str(path)
+    if text is None:
+        text = reading.read_text(path, label, reading.DATA_MAX_BYTES)
+    rd = Reader(label)
+    doc = rd.mapping(reading.load_json(text, label), "top level")
+    target = rd.num(doc, "target", "", minimum=0.0)
+    rows: list[ResultRow] = []
+    first_of: dict[str, int] = {}
     for i, raw in enumerate(rd.list(rd.key(doc, "rows", ""), "rows")):
         p = f"rows[{i}]"
         r = rd.mapping(raw, p)
@@ -114,7 +106,7 @@ def load_results_json(path: Path) -> tuple[float, tuple[ResultRow, ...], dict[st
             label=rd.str(r, "label", p),
             variant=rd.str(r, "variant", p),
             seeds=rd.int(r, "seeds", p, minimum=1),
-            final_val=rd.num(r, "final_val", p),
+            final_val=rd.num(r, "final_val", p, minimum=0.0),
             final_val_sd=rd.num(r, "final_val_sd", p, minimum=0.0),
             payload_per_step=rd.int(r, "payload_per_step", p, minimum=1),
             payload_int64_per_step=rd.int(r, "payload_int64_per_step", p, minimum=1),
@@ -122,9 +114,19 @@ def load_results_json(path: Path) -> tuple[float, tuple[ResultRow, ...], dict[st
             ratio_vs_dense=rd.num(r, "ratio_vs_dense", p, minimum=0.0),
             reached=rd.str(r, "reached", p),
         )
-        rd.opt_num(r, "steps_to_target", p)
-        if not RUN_NAME.match(row.group + "-s0"):
+        steps = rd.opt_num(r, "steps_to_target", p)
+        if steps is not None and steps < 0:
+            raise rd.fail(f"{p}.steps_to_target", "a number ≥ 0 or null", steps)
+        m = RUN_NAME.match(row.group + "-s0")
+        if not m:
             raise rd.fail(f"{p}.group", "a run group name like tinystories-band-low-k16-1d256-lr0.001", row.group)
+        if row.variant not in VARIANTS:
+            raise rd.fail(f"{p}.variant", f"one of {', '.join(VARIANTS)}", row.variant)
+        if row.variant != m["variant"]:
+            raise rd.fail(f"{p}.variant", f"{m['variant']!r} (the variant in the group name)", row.variant)
+        if row.group in first_of:
+            raise rd.fail(f"{p}.group", f"each run group once (rows[{first_of[row.group]}] has it)", row.group)
+        first_of[row.group] = i
         rows.append(row)
     if not rows:
         raise rd.fail("rows", "at least one row", [])
@@ -135,24 +137,18 @@ def load_results_json(path: Path) -> tuple[float, tuple[ResultRow, ...], dict[st
     return target, tuple(rows), energy
 
 
-def load_run(path: Path) -> Run:
+def load_run(path: Path, text: str | None = None) -> Run:
+    """One run's eval curve (.jsonl: a config record, then eval records with steps in order), validated."""
     label = str(path)
     name = path.name.removesuffix(".jsonl")
     m = RUN_NAME.match(name)
     if m is None:
         raise InputError(label, "file name", "a run name like tinystories-adamw-lr0.003-s0", repr(name))
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise InputError(label, "file", "a run curve", "no such file") from None
-    if not lines:
+    if text is None:
+        text = reading.read_text(path, label, reading.DATA_MAX_BYTES)
+    records = reading.load_jsonl(text, label)
+    if not records:
         raise InputError(label, "line 1", "a config record", "an empty file")
-    records = []
-    for n, line in enumerate(lines, start=1):
-        try:
-            records.append(json.loads(line, parse_constant=lambda c: float(c)))
-        except json.JSONDecodeError as e:
-            raise InputError(label, f"line {n} column {e.colno}", "one JSON object per line", e.msg) from None
     rd = Reader(label)
     head = rd.mapping(records[0], "line 1")
     if head.get("type") != "config":
@@ -184,8 +180,8 @@ def load_run(path: Path) -> Run:
         evals.append(
             EvalPoint(
                 step=step,
-                val_loss=rd.num(r, "val_loss", p),
-                train_loss=rd.num(r, "train_loss", p),
+                val_loss=rd.num(r, "val_loss", p, minimum=0.0),
+                train_loss=rd.num(r, "train_loss", p, minimum=0.0),
                 payload_bytes=rd.num(r, "payload_bytes", p, minimum=0.0),
                 wire_bytes=rd.num(r, "wire_bytes", p, minimum=0.0),
                 seconds=rd.num(r, "seconds", p, minimum=0.0),
@@ -211,13 +207,22 @@ def load_run(path: Path) -> Run:
     )
 
 
-def load_experiment(vendor: Path) -> ExperimentData:
-    """Load and validate the vendored experiment (assumes the pins were verified)."""
-    target, rows, energy = load_results_json(vendor / RESULTS_JSON)
-    curves = vendor / CURVES
+def load_experiment(vendor: Path | Folder) -> ExperimentData:
+    """Load and validate the vendored experiment.
+
+    The build passes the pinned vendor :class:`~site_builder.sources.pins.Folder` (every file read must be
+    pinned and match its pin); a plain folder path reads the files unpinned (tests of the loader).
+    """
+    folder = vendor if isinstance(vendor, Folder) else Folder("vendor", Path(vendor), None)
+    base = folder.base
+    target, rows, energy = load_results_json(base / RESULTS_JSON, folder.read_text(RESULTS_JSON))
+    curves = base / CURVES
     if not curves.is_dir():
         raise InputError(str(curves), "folder", "the experiment's run curves", "no such folder")
-    runs = {r.name: r for r in (load_run(p) for p in sorted(curves.glob("*.jsonl")))}
+    runs: dict[str, Run] = {}
+    for rel in folder.glob(f"{CURVES}/*.jsonl"):
+        run = load_run(base / rel, folder.read_text(rel))
+        runs[run.name] = run
     groups = {r.group for r in rows}
     for run in runs.values():
         if run.group not in groups:
@@ -228,6 +233,6 @@ def load_experiment(vendor: Path) -> ExperimentData:
         n = sum(1 for r in runs.values() if r.group == row.group)
         if n != row.seeds:
             raise InputError(
-                str(vendor / RESULTS_JSON), f"rows[{i}].seeds", f"{n} (run curves found)", describe(row.seeds)
+                str(base / RESULTS_JSON), f"rows[{i}].seeds", f"{n} (run curves found)", describe(row.seeds)
             )
-    return ExperimentData(target, rows, energy, runs, vendor / RESULTS_MD)
+    return ExperimentData(target, rows, energy, runs, base / RESULTS_MD)

@@ -2,27 +2,30 @@
 
 from __future__ import annotations
 
-from site_builder.errors import InputError
+from site_builder.errors import InputError, describe
 from site_builder.paths import Paths
 from site_builder.producers import Inputs
+from site_builder.sources import reading
+from site_builder.sources.pins import Pinned, Roots, load_pinned
+
+PRESETS = "presets.yaml"
 
 
-def load_inputs(paths: Paths) -> Inputs:
-    """Read and validate the vendored experiment and the reference presets (the models' inputs)."""
-    import yaml
+def load_inputs(paths: Paths, pinned: Pinned | None = None) -> Inputs:
+    """Read and validate the vendored experiment and the reference presets (the models' inputs).
 
+    Every file is read through the pins (loaded and verified here when not given): an unpinned file or
+    one that changed since it was pinned is an error naming it.
+    """
     from site_builder.sources.experiment import load_experiment
     from site_builder.sources.presets import validate_presets
 
-    experiment = load_experiment(paths.vendor)
-    presets_path = paths.reference / "presets.yaml"
-    label = str(presets_path)
-    try:
-        raw = yaml.safe_load(presets_path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "file"
-        raise InputError(label, where, "valid YAML", str(getattr(e, "problem", e))) from None
+    if pinned is None:
+        pinned = load_pinned(paths.pins, Roots(paths.vendor, paths.reference))
+    experiment = load_experiment(pinned.folder("vendor"))
+    reference = pinned.folder("reference")
+    label = reference.label(PRESETS)
+    raw = reading.load_yaml(reference.read_text(PRESETS, reading.YAML_MAX_BYTES), label)
     if not isinstance(raw, dict):
-        raise InputError(label, "top level", "a mapping", type(raw).__name__)
+        raise InputError(label, "top level", "a mapping", describe(raw))
     return Inputs(experiment, validate_presets(raw, label))

@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from site_builder.errors import InputError
+from site_builder.errors import BuildError, InputError
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -138,6 +138,17 @@ def read_text(path: Path, label: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str
     …); InputError(label, "file", "at most N bytes", "M bytes") when it is larger than ``max_bytes``;
     InputError(label, "line L column C", "UTF-8 text", "byte 0x..") at the first byte that is not UTF-8.
     """
+    return decode_text(read_bytes(path, label, max_bytes), label)
+
+
+def read_text_and_sha256(path: Path, label: str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, str]:
+    """:func:`read_text` and the hex SHA-256 of the very bytes it read (to check a pin without a second read)."""
+    data = read_bytes(path, label, max_bytes)
+    return decode_text(data, label), hashlib.sha256(data).hexdigest()
+
+
+def read_bytes(path: Path, label: str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, with :func:`read_text`'s errors for opening, reading and size."""
     path = Path(path)
     fd, st = _open_regular(path, label)
     try:
@@ -148,6 +159,11 @@ def read_text(path: Path, label: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str
         os.close(fd)
     if len(data) > max_bytes:
         raise InputError(label, "file", f"at most {max_bytes} bytes", f"more than {max_bytes} bytes")
+    return data
+
+
+def decode_text(data: bytes, label: str) -> str:
+    """UTF-8 ``data`` as text (BOM dropped, newlines translated); bad bytes are an InputError naming line and column."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
@@ -208,7 +224,7 @@ class StrictLoader(_YAMLBase):  # type: ignore[misc, valid-type]
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         try:
             return super().construct_object(node, deep)
-        except (InputError, yaml.YAMLError, RecursionError):
+        except (BuildError, yaml.YAMLError, RecursionError):  # BuildError: InputError, or an interrupt
             raise
         except Exception as e:
             kind = node.tag.rsplit(":", 1)[-1] if isinstance(node.tag, str) else "value"
@@ -315,7 +331,7 @@ def load_yaml(
             return loader.get_single_data()
         finally:
             loader.dispose()
-    except InputError:
+    except BuildError:  # InputError, or outdir.Interrupted (SIGTERM/SIGINT) passing through
         raise
     except yaml.YAMLError as e:
         raise _yaml_error(e, label, text, first_line) from None
@@ -568,9 +584,12 @@ __all__ = [
     "YAML_MAX_CHARS",
     "YAML_MAX_DEPTH",
     "StrictLoader",
+    "decode_text",
     "load_json",
     "load_jsonl",
     "load_yaml",
+    "read_bytes",
     "read_text",
+    "read_text_and_sha256",
     "sha256_file",
 ]

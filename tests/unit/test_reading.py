@@ -479,3 +479,13 @@ def test_pure_python_loader_accepts_and_rejects_the_same() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == here
+
+
+def test_read_text_and_sha256_hashes_the_bytes_read(tmp_path: Path) -> None:
+    p = tmp_path / "a.json"
+    raw = b"\xef\xbb\xbf{\r\n}\r\n"
+    p.write_bytes(raw)
+    text, digest = reading.read_text_and_sha256(p, "a.json")
+    assert text == "{\n}\n"
+    assert digest == hashlib.sha256(raw).hexdigest()
+    assert fails(reading.read_text_and_sha256, p, "a.json", max_bytes=3).found == f"{len(raw)} bytes"
