@@ -6,38 +6,52 @@ a temporary folder and swapped in by renames only when every phase passed.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
-import tempfile
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder import cache as results_cache
+from site_builder import outdir
+from site_builder.assemble import collect_series
 from site_builder.collect import check_refs, parse_page
 from site_builder.content import load_content
 from site_builder.errors import BuildError, InputError
 from site_builder.explorers import EXPLORERS
 from site_builder.figures import Figure, Registry, ResultsFile, Source
+from site_builder.glossary import load_glossary
 from site_builder.page_kinds import KINDS
 from site_builder.paths import Options, Paths
 from site_builder.plan import PlannedPage, navigation
 from site_builder.producers import (
     INPUT_MODULES,
     PRODUCERS,
+    VENDORED_RESULTS_MD,
     Inputs,
     Produced,
     Producer,
     produced_results,
     vendored_results,
 )
+from site_builder.records import build_records
 from site_builder.series import SERIES
 from site_builder.sources import pins
 from site_builder.sources.inputs import load_inputs
+from site_builder.sources.reading import DATA_MAX_BYTES, read_text
 
 SITE_TITLE = "Fourier Optics for Training · Compute in Transit"
 VENDORED = "experiment_vendored"
+RESERVED = {
+    "assets": "the site's assets (site_builder/static/)",
+    "figures.json": "the figure list (figures.json)",
+    outdir.MARKER: f"the build's marker file ({outdir.MARKER})",
+}
+"""First URL segments the build writes itself: no page may live at or under them."""
 
 
 @dataclass
@@ -52,16 +66,17 @@ class Summary:
 class Models:
     """The models' outputs, each read from the cache or computed (loading the inputs only if needed)."""
 
-    def __init__(self, paths: Paths, digests: list[str]) -> None:
+    def __init__(self, paths: Paths, digests: list[str], pinned: pins.Pinned | None = None) -> None:
         self.paths = paths
         self.digests = digests
+        self.pinned = pinned
         self.cache = results_cache.ResultsCache(paths.cache)
         self._inputs: Inputs | None = None
 
     @property
     def inputs(self) -> Inputs:
         if self._inputs is None:
-            self._inputs = load_inputs(self.paths)
+            self._inputs = load_inputs(self.paths, self.pinned)
         return self._inputs
 
     def produced(self, p: Producer) -> Produced:
@@ -95,10 +110,28 @@ class Models:
         return json.loads(self.cache.get_or_compute(VENDORED, key, compute))
 
 
+def load_pinned(paths: Paths) -> pins.Pinned:
+    """The verified pins; every file the build reads from the vendor and reference folders is among them."""
+    return pins.load_pinned(paths.pins, pins.Roots(paths.vendor, paths.reference), paths.label(paths.pins))
+
+
 def pinned_digests(paths: Paths) -> list[str]:
-    pinned = pins.load_pins(paths.pins)
-    pins.verify(pinned, pins.Roots(paths.vendor, paths.reference), "data/sources.yaml")
-    return [f"{root} {rel} {digest}" for root, files in sorted(pinned.items()) for rel, digest in sorted(files.items())]
+    return load_pinned(paths).digests()
+
+
+def protected_folders(paths: Paths) -> list[tuple[Path, str]]:
+    """The folders ``--out`` must neither be, be inside, nor hold: the inputs, and the results cache."""
+    folders = [
+        (paths.content, "content folder"),
+        (paths.templates, "templates folder"),
+        (paths.data, "data folder"),
+        (paths.vendor, "vendor folder"),
+        (paths.reference, "reference folder"),
+        (paths.project / "site_builder", "site_builder package"),
+    ]
+    if paths.cache is not None:
+        folders.append((paths.cache, "results cache"))
+    return folders
 
 
 def compute_all(paths: Paths, models: Models) -> dict[str, Produced]:
@@ -115,9 +148,9 @@ def check_drift(paths: Paths, docs: dict[str, Produced]) -> None:
         expected.append((f"data/explorers/{e.name}.json", e.cases_json(docs)))
     for label, want in expected:
         path = paths.project / label
-        if not path.is_file():
+        if not os.path.lexists(path):
             raise InputError(label, "file", "the models' output (run `make results`)", "no such file")
-        have = path.read_text(encoding="utf-8")
+        have = read_text(path, label, DATA_MAX_BYTES)
         if have != want:
             a, b = have.splitlines(), want.splitlines()
             n = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
@@ -128,7 +161,8 @@ def check_drift(paths: Paths, docs: dict[str, Produced]) -> None:
 def write_results(opts: Options, log: Callable[[str], None] = print) -> list[Path]:
     """``make results``: recompute every model (no cache read) and write data/*/results.* and the explorer cases."""
     paths = opts.paths()
-    models = Models(paths, pinned_digests(paths))
+    pinned = load_pinned(paths)
+    models = Models(paths, pinned.digests(), pinned)
     models.cache = results_cache.ResultsCache(None)
     docs = compute_all(paths, models)
     files: list[tuple[str, str]] = []
@@ -141,19 +175,34 @@ def write_results(opts: Options, log: Callable[[str], None] = print) -> list[Pat
     written = []
     for label, text in files:
         path = paths.project / label
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        with _writing(label):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
         written.append(path)
         log(f"wrote {label}")
     return written
+
+
+@contextlib.contextmanager
+def _writing(label: str) -> Iterator[None]:
+    """An OSError while writing (a full disk, a read-only folder…) as one line naming what was written."""
+    try:
+        yield
+    except OSError as e:
+        reason = (e.strerror or type(e).__name__).lower()
+        where = f" ({e.filename})" if e.filename else ""
+        raise BuildError(f"{label}: write: expected room to write{where}, found {reason}") from None
 
 
 def build_registry(paths: Paths, models: Models, docs: dict[str, Produced]) -> tuple[Registry, dict[str, ResultsFile]]:
     registry = Registry()
     files: dict[str, ResultsFile] = {}
     vend = vendored_results(paths.vendor)
+    if models.pinned is not None:
+        vendor = models.pinned.folder("vendor")
+        vend.read = lambda: vendor.read_text(VENDORED_RESULTS_MD)
     files[vend.label] = vend
     for key, value, text, section, row, column in models.vendored_figures(vend):
         registry.add(Figure(key, value, text, Source(vend.label, section, tuple(row), column, vend.page)))  # type: ignore[arg-type]
@@ -188,24 +237,42 @@ def plan_pages(parsed: list, files: dict[str, ResultsFile]) -> list[PlannedPage]
         nav = nav_titles.get(rf.label.split("/", 1)[0], rf.title)
         plan.append(PlannedPage(rf.page, KINDS["results"], rf.label, rf.title, rf.series, nav, 10 + i, results=rf))
     plan.append(PlannedPage("figures/", KINDS["figures"], "templates/figures.html", "Every number on the site"))
-    seen: dict[str, str] = {"assets/": "the site's assets (site_builder/static/)"}
+    seen: dict[str, str] = {}
     for p in plan:
         if p.url in seen:
             raise BuildError(f"{p.made_from}: page /{p.url}: expected one source per URL, found {seen[p.url]} too")
         seen[p.url] = p.made_from
-    for p in plan:
-        if p.url.startswith("assets/"):
-            raise BuildError(f"{p.made_from}: page /{p.url}: expected a URL outside /assets/, found one inside it")
+        top = p.url.split("/", 1)[0]
+        if top in RESERVED:
+            if p.url == f"{top}/":
+                raise BuildError(
+                    f"{p.made_from}: page /{p.url}: expected one source per URL, found {RESERVED[top]} too"
+                )
+            raise BuildError(f"{p.made_from}: page /{p.url}: expected a URL outside /{top}/, found one inside it")
     return plan
 
 
 def build(opts: Options, log: Callable[[str], None] = print) -> Summary:
+    """Build the site into ``--out``: checked before anything is written, built in a temporary folder next
+    to it and swapped in by renames only when every phase passed. SIGTERM/SIGINT stop it cleanly."""
+    paths = opts.paths()
+    # the path as given (a symbolic link is refused, not followed), before anything is written
+    outdir.check_out(opts.out if opts.out is not None else paths.out, protected_folders(paths), project=paths.project)
+    with outdir.interrupts_as_errors():
+        outdir.remove_stale_tmp(paths.out)
+        try:
+            return _build(opts, paths, log)
+        except outdir.Interrupted:
+            _remove_own_tmp(paths.out)
+            raise
+
+
+def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
     from site_builder.render.links import check_links
     from site_builder.render.markdown import make_markdown
     from site_builder.render.pages import PageRenderer
     from site_builder.render.templates import fig_keys, make_env
 
-    paths = opts.paths()
     summary = Summary()
     t_start = time.perf_counter()
 
@@ -215,12 +282,13 @@ def build(opts: Options, log: Callable[[str], None] = print) -> Summary:
         log(f"{name:<8} {dt:6.2f} s  {note}")
 
     t0 = time.perf_counter()
-    digests = pinned_digests(paths)
+    pinned = load_pinned(paths)
+    digests = pinned.digests()
     pages = load_content(paths.content)
     stage("load", t0, f"{len(digests)} pinned inputs verified, {len(pages)} content pages")
 
     t0 = time.perf_counter()
-    models = Models(paths, digests)
+    models = Models(paths, digests, pinned)
     docs = compute_all(paths, models)
     check_drift(paths, docs)
     c = models.cache
@@ -234,11 +302,13 @@ def build(opts: Options, log: Callable[[str], None] = print) -> Summary:
 
     t0 = time.perf_counter()
     md = make_markdown()
-    env = make_env(paths.templates)
+    env = make_env(paths.templates, opts.template_seconds)
     parsed = [parse_page(p, md) for p in pages]
+    terms = load_glossary(paths.content)
     for pp in parsed:
-        check_refs(pp, registry.figures, EXPLORERS)
+        check_refs(pp, registry.figures, EXPLORERS, terms)
     plan = plan_pages(parsed, files)
+    series_data = collect_series(plan, files, terms, md, registry)
     template_figs = {k.template: fig_keys(env, k.template) for k in {p.kind for p in plan}}
     for p in plan:
         for key, where in template_figs[p.kind.template]:
@@ -247,26 +317,34 @@ def build(opts: Options, log: Callable[[str], None] = print) -> Summary:
             registry.use(key, p.url)
         for key, _ in p.parsed.figs if p.parsed else ():
             registry.use(key, p.url)
+    for p in plan:
+        if p.kind.name == "method":
+            p.extra["records"] = build_records(paths.project, digests, registry, files)
     charts = sorted({n for p in plan for n in p.charts})
     explorer_data = {n: EXPLORERS[n].payload(docs) for n in charts}
     stage("collect", t0, f"{len(plan)} pages, {sum(len(v) for v in registry.used_on.values())} figure uses")
 
     out = paths.out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    out_label = f"--out {out}"
+    tmp = outdir.new_tmp(out)
     try:
         t0 = time.perf_counter()
         nav = navigation(plan, {k: s.title for k, s in SERIES.items()})
-        renderer = PageRenderer(env, md, tmp, registry, nav, SITE_TITLE, explorer_data)
-        for p in plan:
-            renderer.render(p)
-        renderer.write_static()
-        (tmp / "figures.json").write_text(json.dumps(registry.to_json(), indent=1, ensure_ascii=False), "utf-8")
+        with _writing(out_label):
+            renderer = PageRenderer(env, md, tmp, registry, nav, SITE_TITLE, explorer_data)
+            renderer.series = series_data
+            for p in plan:
+                renderer.render(p)
+            renderer.write_static()
+            renderer.write_downloads(files)
+            figures_json = json.dumps(registry.to_json(), indent=1, ensure_ascii=False)
+            (tmp / "figures.json").write_text(figures_json, "utf-8")
         stage("render", t0, f"{len(plan)} pages")
 
         t0 = time.perf_counter()
-        n_links = check_links(tmp, {p.url: p.made_from for p in plan})
-        stage("checks", t0, f"{n_links} internal links and anchors resolve")
+        made_from = {p.url: p.made_from for p in plan}
+        n_links = check_links(tmp, made_from, pages=renderer.written, cache=paths.cache, pending=series_data.pdfs())
+        stage("checks", t0, f"{n_links} internal links and anchors resolve, no external resource, no inline script")
         _swap(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -278,15 +356,33 @@ def build(opts: Options, log: Callable[[str], None] = print) -> Summary:
     return summary
 
 
+def _remove_own_tmp(out: Path) -> None:
+    """Remove this process's temporary folders next to ``out`` (an interrupt may land between their making
+    and the ``try`` that removes them)."""
+    prefix = f".{out.name}.tmp-{os.getpid()}-"
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(out.parent):
+            if entry.name.startswith(prefix) and entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+_SIGNALS = {s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGINT", None)) if s is not None}
+
+
 def _swap(tmp: Path, out: Path) -> None:
-    """Replace ``out`` by ``tmp`` with renames only, so a reader never sees a half-written site."""
-    old = None
-    if out.exists():
-        old = out.parent / f".{out.name}.old-{tmp.name.rsplit('-', 1)[-1]}"
-        out.rename(old)
-    tmp.rename(out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    """Replace ``out`` by ``tmp`` with renames only, SIGTERM/SIGINT held back meanwhile: a signal between the
+    two renames would leave the previous site under its temporary ``.old`` name. A signal that arrived
+    during the swap is raised as soon as it is done (the new site is then in place)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        outdir.swap_in(tmp, out)
+    finally:
+        if old is not None:
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a pending signal's handler runs here
+            except outdir.Interrupted as e:
+                e.args = (str(e).replace("nothing was written", f"the new site was already in place in {out}"),)
+                raise
 
 
 __all__ = ["Options", "Summary", "build", "load_inputs", "write_results"]

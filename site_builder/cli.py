@@ -6,19 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.build import build, load_inputs, pinned_digests, write_results
+from site_builder.build import build, load_inputs, load_pinned, write_results
 from site_builder.errors import BuildError
+from site_builder.outdir import interrupts_as_errors
 from site_builder.paths import PROJECT, Options
 from site_builder.sources import pins
 
-PIN_PATTERNS = {
-    "vendor": [
-        "demo-fixed-band/tinystories-gpu/results.json",
-        "demo-fixed-band/tinystories-gpu/results.md",
-        "demo-fixed-band/curves/*.jsonl",
-    ],
-    "reference": ["presets.yaml"],
-}
+PIN_PATTERNS = pins.READS
 
 
 def parser() -> argparse.ArgumentParser:
@@ -35,6 +29,12 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, help="output folder (default site/)")
     b.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
     b.add_argument("--no-cache", action="store_true", help="recompute every model; read and write no cache")
+    b.add_argument(
+        "--template-seconds",
+        type=float,
+        default=Options.template_seconds,
+        help=f"time limit for rendering one page's template (default {Options.template_seconds:g} s)",
+    )
     sv = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on every change (`make serve`)")
     common(sv)
     sv.add_argument("--out", type=Path, help="output folder (default site/)")
@@ -43,6 +43,9 @@ def parser() -> argparse.ArgumentParser:
     common(r)
     pn = sub.add_parser("pin", help="rewrite data/sources.yaml with the SHA-256 of every input read")
     common(pn)
+    pd = sub.add_parser("pdf", help="print every deck of the built site to PDF (`make pdf`, after `make site`)")
+    pd.add_argument("--project", type=Path, default=PROJECT, help="project folder")
+    pd.add_argument("--out", type=Path, help="the built site (default site/)")
     c = sub.add_parser("check", help="verify pins and validate every input, build nothing")
     common(c)
     return p
@@ -53,14 +56,33 @@ def main(argv: list[str] | None = None) -> int:
     opts = Options(
         project=args.project.resolve(),
         out=getattr(args, "out", None),
-        vendor=args.vendor,
-        reference=args.reference,
+        vendor=getattr(args, "vendor", None),
+        reference=getattr(args, "reference", None),
         cache=getattr(args, "cache", None),
         use_cache=not getattr(args, "no_cache", False),
+        template_seconds=getattr(args, "template_seconds", Options.template_seconds),
     )
+    try:
+        if args.command in ("serve", "pdf"):  # long-running: they handle Ctrl-C themselves
+            return _run(args, opts)
+        with interrupts_as_errors():  # SIGTERM/SIGINT as one clean line; the build removes its temporary folder
+            return _run(args, opts)
+    except BuildError as e:  # Interrupted included: the one clean line
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # before the handlers were installed or after they were restored
+        print("error: interrupted by SIGINT: nothing was written", file=sys.stderr)
+        return 130
+
+
+def _run(args: argparse.Namespace, opts: Options) -> int:
     try:
         if args.command == "build":
             build(opts)
+        elif args.command == "pdf":
+            from site_builder.pdf import main as pdf_main
+
+            return pdf_main((args.out or args.project / "site").resolve())
         elif args.command == "serve":
             from site_builder.serve import serve
 
@@ -73,10 +95,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"pinned {sum(len(v) for v in got.values())} files in data/sources.yaml")
         else:
             paths = opts.paths()
-            pinned_digests(paths)
-            load_inputs(paths)
+            load_inputs(paths, load_pinned(paths))
             print("inputs verified")
-    except BuildError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    except OSError as e:  # outside any reader or writer that names its file (a safety net, not the rule)
+        where = e.filename if e.filename else args.command
+        raise BuildError(
+            f"{where}: file: expected it readable and writable, found {(e.strerror or str(e)).lower()}"
+        ) from None
     return 0

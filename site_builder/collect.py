@@ -14,6 +14,10 @@ from markdown_it.token import Token
 
 from site_builder.content import Page
 from site_builder.errors import InputError
+from site_builder.render.markdown import raw_html_finder, url_scheme
+
+NO_HTML = "Markdown without raw HTML (figures, charts, containers and :value[…] have rules of their own)"
+SAFE_LINK = "a link with no scheme (relative, /site-root, #anchor) or http, https, mailto"
 
 
 @dataclass
@@ -24,6 +28,7 @@ class Parsed:
     tokens: list[Token]
     figs: list[tuple[str, str]] = field(default_factory=list)  # (key, "line N" in the content file)
     charts: list[tuple[str, str]] = field(default_factory=list)  # (name, "line N")
+    terms: list[tuple[str, str]] = field(default_factory=list)  # (glossary key, "line N")
 
 
 def _walk(tokens: Iterable[Token]) -> Iterable[tuple[Token, list[int] | None]]:
@@ -44,9 +49,44 @@ def _line(page: Page, lines: list[str], span: list[int] | None, needle: str) -> 
     return page.line_of(span[0] + 1)
 
 
+def _line_of_text(page: Page, lines: list[str], needle: str) -> str:
+    low = needle.lower()
+    for n, text in enumerate(lines, start=1):
+        if low in text.lower():
+            return page.line_of(n)
+    return page.line_of(1)
+
+
+def check_markup(page: Page, md: MarkdownIt, lines: list[str]) -> None:
+    """Content is Markdown only: raw HTML and links or images with an unsafe scheme are errors naming the line.
+
+    (The site's Markdown never renders either: HTML is off and markdown-it's link filter drops unsafe
+    URLs; this says so to the author instead of leaving the text on the page.)
+    """
+    rejected = getattr(md, "rejected_links", [])
+    if rejected:
+        url = rejected[0]
+        scheme = url_scheme(url)
+        line = _line_of_text(page, lines, f"{scheme}:" if scheme else url)
+        raise InputError(page.label, line, SAFE_LINK, repr(url[:60]))
+    if "<" not in page.body:
+        return
+    for t, span in _walk(raw_html_finder().parse(page.body, {})):
+        if t.type in ("html_block", "html_inline"):
+            found = t.content.strip().splitlines()[0] if t.content.strip() else t.content
+            line = (
+                _line(page, lines, span, found) if t.type == "html_inline" else page.line_of(span[0] + 1 if span else 1)
+            )
+            raise InputError(page.label, line, NO_HTML, repr(found[:60]))
+
+
 def parse_page(page: Page, md: MarkdownIt) -> Parsed:
+    rejected = getattr(md, "rejected_links", None)
+    if rejected is not None:
+        rejected.clear()
     tokens = md.parse(page.body, {})
     lines = page.body.splitlines()
+    check_markup(page, md, lines)
     parsed = Parsed(page, tokens)
     for t, span in _walk(tokens):
         if t.type == "fig":
@@ -55,14 +95,22 @@ def parse_page(page: Page, md: MarkdownIt) -> Parsed:
         elif t.type == "chart":
             name = t.meta["name"]
             parsed.charts.append((name, _line(page, lines, span, f"::chart[{name}]")))
+        elif t.type == "term":
+            key = t.meta["key"]
+            parsed.terms.append((key, _line(page, lines, span, f":term[{key}")))
     return parsed
 
 
-def check_refs(parsed: Parsed, figures: dict[str, object], charts: dict[str, object]) -> None:
-    """An unknown figure key or chart name is an error naming the content file and line."""
+def check_refs(
+    parsed: Parsed, figures: dict[str, object], charts: dict[str, object], terms: dict[str, object] | None = None
+) -> None:
+    """An unknown figure key, chart name or glossary term is an error naming the content file and line."""
     for key, line in parsed.figs:
         if key not in figures:
             raise InputError(parsed.page.label, line, "a registered figure key", repr(key))
     for name, line in parsed.charts:
         if name not in charts:
             raise InputError(parsed.page.label, line, f"one of the charts {', '.join(sorted(charts))}", repr(name))
+    for key, line in parsed.terms:
+        if terms is None or key not in terms:
+            raise InputError(parsed.page.label, line, "a glossary term (a file content/glossary/<key>.md)", repr(key))

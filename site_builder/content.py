@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from site_builder.errors import InputError, describe
 from site_builder.page_kinds import CONTENT_KINDS
 from site_builder.series import SERIES
+from site_builder.sources.reading import CONTENT_MAX_BYTES, load_yaml, read_text
+
+URL_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 @dataclass
@@ -49,9 +51,14 @@ def _meta_str(label: str, meta: dict[str, Any], key: str, required: bool = False
     return value.strip()
 
 
-def load_page(path: Path, root: Path) -> Page:
-    label = path.relative_to(root.parent).as_posix() if path.is_relative_to(root.parent) else str(path)
-    text = path.read_text(encoding="utf-8")
+def read_front_matter(path: Path, label: str) -> tuple[dict[str, Any], str, int]:
+    """(front matter, body, file line of the body's first line) of a Markdown file with YAML front matter.
+
+    The one way content files are read: at most CONTENT_MAX_BYTES of UTF-8 (reading.read_text), the front
+    matter between two ``---`` lines parsed safely (reading.load_yaml: no anchors or aliases, bounded,
+    no repeated keys). Every failure is a one-line InputError naming ``label`` and the line.
+    """
+    text = read_text(path, label, CONTENT_MAX_BYTES)
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         raise InputError(label, "line 1", "front matter opening with ---", describe(lines[0] if lines else ""))
@@ -59,31 +66,41 @@ def load_page(path: Path, root: Path) -> Page:
         close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
     except StopIteration:
         raise InputError(label, "front matter", "a closing --- line", "none") from None
-    try:
-        meta = yaml.safe_load("\n".join(lines[1:close])) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1
-        raise InputError(label, f"line {line}", "valid YAML front matter", str(getattr(e, "problem", e))) from None
+    meta = load_yaml("\n".join(lines[1:close]), label, first_line=2)
+    if meta is None:
+        meta = {}
     if not isinstance(meta, dict):
         raise InputError(label, "front matter", "a mapping", describe(meta))
+    return meta, "\n".join(lines[close + 1 :]) + "\n", close + 2
+
+
+def load_page(path: Path, root: Path) -> Page:
+    """A content file: at most CONTENT_MAX_BYTES of UTF-8, YAML front matter (safe, no aliases) between --- lines."""
+    label = path.relative_to(root.parent).as_posix() if path.is_relative_to(root.parent) else str(path)
+    rel = path.relative_to(root)
+    bad = next((part for part in rel.with_suffix("").parts if not URL_PART.fullmatch(part)), None)
+    if bad is not None:
+        raise InputError(
+            label, "file name", "names of letters, digits, '.', '_' and '-' (they become its URL)", repr(bad)
+        )
+    meta, body, body_line = read_front_matter(path, label)
     title = _meta_str(label, meta, "title", required=True)
     assert title is not None
     kind = meta.get("kind", "page")
-    if kind not in CONTENT_KINDS:
+    if not isinstance(kind, str) or kind not in CONTENT_KINDS:
         raise InputError(label, "front matter.kind", f"one of {', '.join(CONTENT_KINDS)}", describe(kind))
     series = meta.get("series")
-    if series is not None and series not in SERIES:
+    if series is not None and (not isinstance(series, str) or series not in SERIES):
         raise InputError(label, "front matter.series", f"one of {', '.join(SERIES)}", describe(series))
     _meta_str(label, meta, "nav")
     order = meta.get("nav_order", 0)
     if not isinstance(order, int) or isinstance(order, bool):
         raise InputError(label, "front matter.nav_order", "an integer", describe(order))
-    body = "\n".join(lines[close + 1 :]) + "\n"
-    return Page(path, label, url_of(path.relative_to(root)), title, kind, body, close + 2, meta)
+    return Page(path, label, url_of(path.relative_to(root)), title, kind, body, body_line, meta)
 
 
 def load_content(root: Path) -> list[Page]:
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
-    return [load_page(p, root) for p in sorted(root.rglob("*.md"))]
+    glossary = root / "glossary"  # term files, not pages (site_builder/glossary.py reads them)
+    return [load_page(p, root) for p in sorted(root.rglob("*.md")) if not p.is_relative_to(glossary)]

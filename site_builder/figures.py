@@ -8,6 +8,7 @@ it, and writes ``figures.json``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 from site_builder import mdtables
 from site_builder.errors import BuildError
 from site_builder.results_doc import ResultsDoc, Value
+from site_builder.sources.reading import DATA_MAX_BYTES, read_text
 
 
 def slug(text: str) -> str:
@@ -61,11 +63,14 @@ class ResultsFile:
     page: str
     title: str
     series: str = "cit"
+    read: Callable[[], str] | None = None  # how to read it (a pinned vendored file is read through its pin)
 
     @cached_property
     def text(self) -> str:
-        """The file's text, read once per build."""
-        return self.path.read_text(encoding="utf-8")
+        """The file's text, read once per build (bounded, UTF-8; any failure is a one-line InputError)."""
+        if self.read is not None:
+            return self.read()
+        return read_text(self.path, self.label, DATA_MAX_BYTES)
 
     @cached_property
     def sections(self) -> list[mdtables.MdSection]:

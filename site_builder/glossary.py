@@ -11,8 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
+from site_builder.content import read_front_matter
 from site_builder.errors import InputError, describe
 from site_builder.series import SERIES
 
@@ -46,22 +45,7 @@ def load_term(path: Path, label: str) -> Term:
     key = path.stem
     if not KEY.match(key):
         raise InputError(label, "file name", "a key of lowercase letters, digits and hyphens", repr(key))
-    text = path.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
-        raise InputError(label, "line 1", "front matter opening with ---", describe(lines[0] if lines else ""))
-    close = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-    if close is None:
-        raise InputError(label, "front matter", "a closing --- line", "none")
-    try:
-        meta = yaml.safe_load("\n".join(lines[1:close])) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise InputError(
-            label, f"line {mark.line + 2 if mark else 1}", "valid YAML front matter", str(e).split("\n")[0]
-        ) from None
-    if not isinstance(meta, dict):
-        raise InputError(label, "front matter", "a mapping", describe(meta))
+    meta, body, body_line = read_front_matter(path, label)  # bounded UTF-8, safe YAML, one-line errors
     for name in ("title", "short"):
         if not isinstance(meta.get(name), str) or not meta[name].strip():
             raise InputError(label, f"front matter.{name}", "a non-empty string", describe(meta.get(name)))
@@ -73,8 +57,7 @@ def load_term(path: Path, label: str) -> Term:
             raise InputError(label, f"front matter.groups.{series}", f"one of {', '.join(SERIES)}", repr(series))
         if group not in GROUPS[series]:
             raise InputError(label, f"front matter.groups.{series}", f"one of {', '.join(GROUPS[series])}", repr(group))
-    body = "\n".join(lines[close + 1 :]).strip() + "\n"
-    return Term(key, label, meta["title"].strip(), meta["short"].strip(), dict(groups), body, close + 2)
+    return Term(key, label, meta["title"].strip(), meta["short"].strip(), dict(groups), body.strip() + "\n", body_line)
 
 
 def load_glossary(content: Path) -> dict[str, Term]:

@@ -99,6 +99,12 @@ def check_out(out: Path, protected: Iterable[tuple[Path, str]], *, project: Path
             raise _fail(out, f"the home folder ({_show(home)})")
         if _inside(home, real):
             raise _fail(out, f"a folder holding the home folder ({_show(home)})")
+    if project is not None:
+        p = _real(Path(project))
+        if real == p:
+            raise _fail(out, f"the project root ({_show(p)})")
+        if _inside(p, real):
+            raise _fail(out, f"a folder holding the project root ({_show(p)})")
     for path, name in protected:
         p = _real(Path(path))
         if real == p:
@@ -107,12 +113,6 @@ def check_out(out: Path, protected: Iterable[tuple[Path, str]], *, project: Path
             raise _fail(out, f"a folder inside the {name} ({_show(p)})")
         if _inside(p, real):
             raise _fail(out, f"a folder holding the {name} ({_show(p)})")
-    if project is not None:
-        p = _real(Path(project))
-        if real == p:
-            raise _fail(out, f"the project root ({_show(p)})")
-        if _inside(p, real):
-            raise _fail(out, f"a folder holding the project root ({_show(p)})")
     try:
         st = os.stat(real)
     except FileNotFoundError:

@@ -22,6 +22,10 @@ KINDS: dict[str, PageKind] = {
     for k in (
         PageKind("home", "home.html", True),
         PageKind("page", "page.html", True),
+        PageKind("deck", "deck.html", True),
+        PageKind("hub", "hub.html", True),
+        PageKind("glossary", "glossary.html", True),
+        PageKind("method", "method.html", True),
         PageKind("results", "results.html", False),
         PageKind("figures", "figures.html", False),
     )

@@ -50,6 +50,7 @@ class Options:
     reference: Path | None = None
     cache: Path | None = None
     use_cache: bool = True
+    template_seconds: float = 10.0  # wall-clock limit for rendering one page's template
 
     def paths(self) -> Paths:
         project = self.project.resolve()

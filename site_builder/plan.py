@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from site_builder.collect import Parsed
 from site_builder.figures import ResultsFile
@@ -20,6 +21,7 @@ class PlannedPage:
     nav_order: int = 0
     parsed: Parsed | None = None  # content pages
     results: ResultsFile | None = None  # results pages
+    extra: dict[str, Any] = field(default_factory=dict)  # kind-specific data (a deck's slides, a hub's decks)
 
     @property
     def charts(self) -> list[str]:

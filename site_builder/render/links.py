@@ -1,61 +1,295 @@
-"""The link check: every internal href/src of the written site resolves to a file, every #anchor to an id."""
+"""The link and asset check, on the parsed HTML of every written page.
+
+Every page is read with :mod:`html.parser`: every URL attribute (``href``, ``src``, ``srcset``,
+``poster``, ``action``, ``data``…, quoted or not, entities decoded), ``url(…)`` in ``style``
+attributes and ``<style>`` elements, and every ``id`` (and ``name`` of an ``<a>``). Then:
+
+* a resource (anything but the ``href`` of ``<a>``/``<area>``) must be a file of the site: no request
+  may leave it;
+* a link may leave the site only by http, https or mailto; an internal link must name a page or file of
+  the site, and its ``#fragment`` an element of the target page;
+* no inline script (JSON data blocks are data), no inline event handler, no ``<base>``, ``<object>`` or
+  ``<embed>``: the pages must work under their Content-Security-Policy;
+* CSS files under the output may ``url()`` only files of the site.
+
+What a page holds (its URLs, ids and problems) depends on its text alone, so it is kept in the results
+cache under a SHA-256 of the text and of this module: a page that did not change is not parsed again.
+Resolving a link is memoized per (folder, path).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import posixpath
 import re
+import sys
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from site_builder.cache import ResultsCache
 from site_builder.errors import BuildError
 
-HREF = re.compile(r'\s(href|src)="([^"]*)"')
-IDS = re.compile(r'\sid="([^"]+)"')
+NAVIGATION = {("a", "href"), ("area", "href"), ("blockquote", "cite"), ("q", "cite"), ("del", "cite"), ("ins", "cite")}
+"""(tag, attribute) pairs that link rather than load: they alone may point outside the site."""
+URL_ATTRS = frozenset(
+    {
+        "href",
+        "src",
+        "poster",
+        "action",
+        "formaction",
+        "data",
+        "cite",
+        "background",
+        "longdesc",
+        "manifest",
+        "icon",
+        "codebase",
+        "usemap",
+        "xlink:href",
+    }
+)
+LIST_ATTRS = frozenset({"srcset", "imagesrcset"})  # comma-separated "url descriptor" candidates
+SPACE_ATTRS = frozenset({"ping", "archive"})  # space-separated URLs
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+DATA_TYPES = frozenset({"application/json", "application/ld+json"})  # <script> blocks that are data, not code
+FORBIDDEN_TAGS = {
+    "base": "a <base> element (it would change where every relative link points)",
+    "object": "an <object> element (object-src is 'none')",
+    "embed": "an <embed> element (object-src is 'none')",
+    "applet": "an <applet> element",
+}
+CSS_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)|@import\s+(?:"([^"]*)"|'([^']*)')""", re.I)
+REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\";]*)", re.I)
+FORMAT = "links 1"
 
 
-def check_links(out: Path, made_from: dict[str, str]) -> int:
-    """Returns the number of internal links checked. ``made_from`` maps a page URL to the file it came from."""
-    root = out.resolve()
-    ids: dict[Path, set[str]] = {}
-    texts: dict[Path, str] = {}
+def _css_urls(text: str) -> list[str]:
+    return [next(g for g in m.groups() if g is not None) for m in CSS_URL.finditer(text)]
 
-    def text_of(path: Path) -> str:
-        if path not in texts:
-            texts[path] = path.read_text(encoding="utf-8")
-        return texts[path]
 
-    def ids_of(path: Path) -> set[str]:
-        if path not in ids:
-            ids[path] = set(IDS.findall(text_of(path))) if path.suffix == ".html" else set()
-        return ids[path]
+class _Extract(HTMLParser):
+    """Every URL, id and CSP problem of one HTML page."""
 
-    resolved: dict[tuple[Path, str], Path | None] = {}
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.refs: list[list[str]] = []  # [tag, attribute, url]
+        self.ids: list[str] = []
+        self.problems: list[str] = []
+        self._style = 0
+        self._inline_script = False
 
-    def resolve(html: Path, path: str) -> Path | None:
-        """The file a link's path names, or None when it is outside the site or missing (memoized)."""
-        memo = (html.parent if path else html, path)
-        if memo not in resolved:
-            target = html if not path else (html.parent / unquote(path))
-            if path.endswith("/") or target.is_dir():
-                target = target / "index.html"
-            target = target.resolve()
-            resolved[memo] = target if target.is_relative_to(root) and target.is_file() else None
-        return resolved[memo]
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        refs = self.refs
+        script_src = None
+        script_type = None
+        for name, value in attrs:
+            if value is None:
+                value = ""
+            if name in URL_ATTRS:
+                refs.append([tag, name, value])
+            elif name == "id":
+                self.ids.append(value)
+            elif name.startswith("on"):
+                self.problems.append(f"<{tag}>: expected no inline event handler (the CSP forbids it), found {name}=…")
+            elif name in LIST_ATTRS:
+                refs.extend([tag, name, c.split()[0]] for c in value.split(",") if c.strip())
+            elif name in SPACE_ATTRS:
+                refs.extend([tag, name, u] for u in value.split())
+            elif name == "style":
+                refs.extend([tag, "style", u] for u in _css_urls(value))
+            elif name == "srcdoc":
+                self.problems.append(f"<{tag}>: expected no inline document, found srcdoc=…")
+            if name == "name" and tag == "a":
+                self.ids.append(value)
+            if tag == "script":
+                if name == "src":
+                    script_src = value
+                elif name == "type":
+                    script_type = value.strip().lower()
+            elif (
+                tag == "meta"
+                and name == "content"
+                and ("http-equiv", "refresh") in ((k, (v or "").lower()) for k, v in attrs)
+            ):
+                m = REFRESH_URL.search(value)
+                if m:
+                    refs.append([tag, "http-equiv=refresh", m.group(1).strip()])
+        if tag == "script" and script_src is None and script_type not in DATA_TYPES:
+            self.problems.append(
+                "<script>: expected a script from a file (the CSP forbids inline ones; JSON data is fine), found inline code"
+            )
+        elif tag == "style":
+            self._style += 1
+        elif tag in FORBIDDEN_TAGS:
+            self.problems.append(f"<{tag}>: expected none, found {FORBIDDEN_TAGS[tag]}")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style" and self._style:
+            self._style -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._style:
+            self.refs.extend(["style", "url()", u] for u in _css_urls(data))
+
+
+def extract(text: str) -> dict[str, list]:
+    """The URLs (``[tag, attribute, url]``), ids and problems of one HTML page."""
+    p = _Extract()
+    p.feed(text)
+    p.close()
+    return {"refs": p.refs, "ids": p.ids, "problems": p.problems}
+
+
+_SELF = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _cache_name(rel: str) -> str:
+    return "links-" + (re.sub(r"[^A-Za-z0-9]+", "-", rel.removesuffix("index.html")).strip("-") or "home")
+
+
+def _extract_cached(rel: str, text: str, cache: ResultsCache | None) -> dict[str, list]:
+    if cache is None:
+        return extract(text)
+    h = hashlib.sha256(f"{FORMAT} {_SELF} {sys.version_info[:2]}\n".encode())
+    h.update(text.encode("utf-8", "surrogatepass"))
+    key = h.hexdigest()
+    name = _cache_name(rel)
+    cached = cache.read(name, key)
+    if cached is not None:
+        try:
+            data = json.loads(cached)
+            if isinstance(data, dict) and {"refs", "ids", "problems"} <= data.keys():
+                return data
+        except ValueError:
+            pass
+    data = extract(text)
+    cache.write(name, key, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    return data
+
+
+def _listing(root: Path) -> tuple[set[str], set[str]]:
+    """Every file and folder of the output, as paths relative to it ("" is the root)."""
+    files: set[str] = set()
+    dirs: set[str] = {""}
+    base = str(root)
+    for folder, subdirs, names in os.walk(base):
+        rel = os.path.relpath(folder, base).replace(os.sep, "/")
+        rel = "" if rel == "." else rel + "/"
+        dirs.update(rel + d for d in subdirs)
+        files.update(rel + n for n in names)
+    return files, dirs
+
+
+def check_links(
+    out: Path,
+    made_from: dict[str, str],
+    pages: dict[str, str] | None = None,
+    cache: Path | None = None,
+    pending: set[str] | frozenset[str] = frozenset(),
+) -> int:
+    """Check every page and CSS file of the site in ``out``; returns the number of internal links checked.
+
+    ``made_from`` maps a page URL to the file it came from (for messages); ``pages`` maps a page URL to the
+    HTML written there (read from disk when absent); ``cache`` is the results cache folder (None: parse all).
+    """
+    root = Path(out)
+    files, dirs = _listing(root)
+    files |= set(pending)  # files written after the build (the decks' PDFs, by `make pdf`)
+    pages = pages or {}
+    store = ResultsCache(cache) if cache is not None else None
+
+    def page_name(rel: str) -> str:
+        url = rel.removesuffix("index.html")
+        return f"{made_from[url]} (page /{url})" if url in made_from and rel.endswith("index.html") else rel
+
+    html_files = sorted(f for f in files if f.endswith(".html"))
+    found: dict[str, dict[str, list]] = {}
+    for rel in html_files:
+        url = rel.removesuffix("index.html") if rel.endswith("index.html") else None
+        text = pages.get(url) if url is not None else None
+        if text is None:
+            try:
+                text = (root / rel).read_text(encoding="utf-8")
+            except (OSError, UnicodeError) as e:
+                raise BuildError(f"{rel}: file: expected a readable UTF-8 page, found {e}") from None
+        found[rel] = _extract_cached(rel, text, store)
+        if found[rel]["problems"]:
+            raise BuildError(f"{page_name(rel)}: {found[rel]['problems'][0]}")
+    ids = {rel: set(d["ids"]) for rel, d in found.items()}
+
+    resolved: dict[tuple[str, str], str | None] = {}
+
+    def resolve(folder: str, path: str) -> str | None:
+        """The output file a link's path names from a page in ``folder``, or None (outside or missing)."""
+        memo = (folder, path)
+        if memo in resolved:
+            return resolved[memo]
+        p = unquote(path) if "%" in path else path
+        joined = p[1:] if p.startswith("/") else folder + p
+        norm = posixpath.normpath(joined) if joined else ""
+        target: str | None
+        if norm == "." or norm == "":
+            norm = ""
+        if norm == ".." or norm.startswith("../") or norm.startswith("/"):
+            target = None
+        elif norm in dirs or p.endswith("/"):
+            index = f"{norm}/index.html" if norm else "index.html"
+            target = index if index in files else None
+        else:
+            target = norm if norm in files else None
+        resolved[memo] = target
+        return target
 
     n = 0
-    for html in sorted(root.rglob("*.html")):
-        rel = html.relative_to(root).as_posix()
-        url = rel.removesuffix("index.html")
-        page = f"{made_from[url]} (page /{url})" if url in made_from else rel
-        for attr, link in HREF.findall(text_of(html)):
-            parts = urlsplit(link)
-            if parts.scheme or link.startswith("//"):
-                if attr == "src" or parts.scheme not in ("http", "https", "mailto"):
-                    raise BuildError(f"{page}: {attr}={link!r}: expected a local resource, found an external one")
+    for rel in html_files:
+        folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
+        for tag, attr, link in found[rel]["refs"]:
+            n += _check_one(rel, folder, tag, attr, link, page_name, resolve, ids)
+    for rel in sorted(f for f in files if f.endswith(".css")):
+        folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
+        try:
+            css = (root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeError) as e:
+            raise BuildError(f"{rel}: file: expected a readable UTF-8 style sheet, found {e}") from None
+        for link in _css_urls(css):
+            if link.strip().lower().startswith("data:"):
                 continue
-            target = resolve(html, parts.path)
-            if target is None:
-                raise BuildError(f"{page}: link {link!r}: expected a page or file of the site, found none")
-            if parts.fragment and unquote(parts.fragment) not in ids_of(target):
-                raise BuildError(f"{page}: link {link!r}: expected an element with id {parts.fragment!r}, found none")
-            n += 1
+            n += _check_one(rel, folder, "css", "url()", link, lambda r: r, resolve, ids)
     return n
+
+
+def _split(url: str) -> tuple[str, str, str]:
+    """(scheme, path, fragment) of a URL; the common relative link without urlsplit's generality."""
+    if ":" in url or url.startswith("//"):
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return "?", url, ""
+        return parts.scheme.lower() or ("//" if url.startswith("//") else ""), parts.path, parts.fragment
+    rest, _, fragment = url.partition("#")
+    return "", rest.partition("?")[0], fragment
+
+
+def _check_one(rel, folder, tag, attr, link, page_name, resolve, ids) -> int:  # type: ignore[no-untyped-def]
+    url = link.strip()
+    scheme, path, fragment = _split(url)
+    if scheme:
+        if scheme == "?":
+            raise BuildError(f"{page_name(rel)}: {attr}={link!r}: expected a valid URL, found one urllib cannot split")
+        if (tag, attr) not in NAVIGATION:
+            raise BuildError(f"{page_name(rel)}: {attr}={link!r}: expected a local resource, found an external one")
+        if scheme not in SAFE_SCHEMES and scheme != "//":
+            raise BuildError(
+                f"{page_name(rel)}: {attr}={link!r}: expected a link by http, https or mailto, found the scheme {scheme!r}"
+            )
+        return 0
+    target = resolve(folder, path) if path else rel
+    if target is None:
+        raise BuildError(f"{page_name(rel)}: link {link!r}: expected a page or file of the site, found none")
+    if fragment and (unquote(fragment) if "%" in fragment else fragment) not in ids.get(target, ()):
+        raise BuildError(f"{page_name(rel)}: link {link!r}: expected an element with id {fragment!r}, found none")
+    return 1

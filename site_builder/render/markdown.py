@@ -1,7 +1,12 @@
-"""Markdown for content pages: CommonMark + tables, containers, heading anchors, and two site rules.
+"""Markdown for content pages: CommonMark + tables, containers, heading anchors, and the site's rules.
+
+Raw HTML is off (``html: False``): what a page needs has a rule of its own, and link and image URLs
+are kept only with a safe scheme (http, https, mailto) or none (relative, site-root, #fragment).
 
 * ``:fig[key]`` (inline) renders a registered figure as a link carrying its key and source cell.
 * ``::chart[name]`` (a line of its own) places an interactive chart.
+* ``:value[…]`` (inline) sets its Markdown apart as the value of a row (``<span class="value">``), as in
+  ``::: list`` items: the label on the left, the value on the right.
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.container import container_plugin
 
 from site_builder.figures import Figure
+from site_builder.render.terms import terms_plugin
 
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+URL_SCHEME = re.compile(r"^[\x00-\x20]*([A-Za-z][A-Za-z0-9+.\-]*):")
 FIG_REF = re.compile(r":fig\[([^\]\s]+)\]")
 CHART_LINE = re.compile(r"^::chart\[([a-z0-9_-]+)\]\s*$")
 CONTAINERS = ("finding", "answer", "steps", "note", "lead", "cards", "list")
@@ -50,6 +58,39 @@ def _fig_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def safe_url(url: str) -> bool:
+    """A URL with no scheme (relative, site-root, #fragment) or one of http, https, mailto."""
+    m = URL_SCHEME.match(url)
+    return m is None or m.group(1).lower() in SAFE_SCHEMES
+
+
+def url_scheme(url: str) -> str | None:
+    m = URL_SCHEME.match(url)
+    return m.group(1).lower() if m else None
+
+
+VALUE_OPEN = ":value["
+
+
+def _value_rule(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith(VALUE_OPEN, state.pos):
+        return False
+    start = state.pos + len(VALUE_OPEN) - 1  # the "["
+    end = state.md.helpers.parseLinkLabel(state, start)
+    if end < 0:
+        return False
+    if not silent:
+        token = state.push("value_open", "span", 1)
+        token.attrSet("class", "value")
+        old_max = state.posMax
+        state.pos, state.posMax = start + 1, end
+        state.md.inline.tokenize(state)
+        state.posMax = old_max
+        state.push("value_close", "span", -1)
+    state.pos = end + 1
+    return True
+
+
 def _chart_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
     m = CHART_LINE.match(line)
@@ -63,13 +104,28 @@ def _chart_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     return True
 
 
-def make_markdown() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": True, "typographer": False}).enable("table")
+def make_markdown(html: bool = False) -> MarkdownIt:
+    """The site's Markdown. ``html=True`` only for :func:`raw_html_finder` (finding raw HTML to report it)."""
+    md = MarkdownIt("commonmark", {"html": html, "typographer": False}).enable("table")
     md.use(anchors_plugin, min_level=2, max_level=3, permalink=False)
     for name in CONTAINERS:
         md.use(container_plugin, name=name)
     md.inline.ruler.before("link", "fig", _fig_rule)
+    md.inline.ruler.before("link", "value", _value_rule)
+    md.use(terms_plugin)
     md.block.ruler.before("paragraph", "chart", _chart_rule)
+
+    rejected: list[str] = []
+
+    def validate_link(url: str) -> bool:
+        """markdown-it's link filter: only safe schemes; the refused URLs are kept for the collect phase."""
+        if safe_url(url):
+            return True
+        rejected.append(url)
+        return False
+
+    md.validateLink = validate_link  # type: ignore[method-assign]
+    md.rejected_links = rejected  # type: ignore[attr-defined]
 
     def render_fig(self: Any, tokens: Any, idx: int, options: Any, env: dict[str, Any]) -> str:
         key = tokens[idx].meta["key"]
@@ -83,13 +139,30 @@ def make_markdown() -> MarkdownIt:
             f'<p class="chart-loading">Loading the chart…</p></figure>\n'
         )
 
+    def site_root(env: dict[str, Any], url: object) -> object:
+        if isinstance(url, str) and url.startswith("/") and not url.startswith("//"):
+            return env.get("root", "") + url[1:]
+        return url
+
     def render_link_open(self: Any, tokens: Any, idx: int, options: Any, env: dict[str, Any]) -> str:
-        href = tokens[idx].attrGet("href")
-        if isinstance(href, str) and href.startswith("/") and not href.startswith("//"):
-            tokens[idx].attrSet("href", env["root"] + href[1:])
+        tokens[idx].attrSet("href", site_root(env, tokens[idx].attrGet("href")))
         return self.renderToken(tokens, idx, options, env)
+
+    default_image = md.renderer.rules["image"]
+
+    def render_image(self: Any, tokens: Any, idx: int, options: Any, env: dict[str, Any]) -> str:
+        tokens[idx].attrSet("src", site_root(env, tokens[idx].attrGet("src")))
+        return default_image(tokens, idx, options, env)
 
     md.add_render_rule("fig", render_fig)
     md.add_render_rule("chart", render_chart)
     md.add_render_rule("link_open", render_link_open)
+    md.add_render_rule("image", render_image)
     return md
+
+
+@functools.cache
+def raw_html_finder() -> MarkdownIt:
+    """The same Markdown with HTML on: parsing with it shows which text the site's Markdown treats as raw
+    HTML (html_block / html_inline tokens), so content can be refused with the line instead of shown escaped."""
+    return make_markdown(html=True)

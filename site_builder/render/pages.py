@@ -4,32 +4,24 @@ from __future__ import annotations
 
 import json
 import shutil
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from site_builder import static_assets
+from site_builder.assemble import SeriesData, source_links
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
-from site_builder.figures import Registry
+from site_builder.figures import Registry, ResultsFile
 from site_builder.plan import PlannedPage
+from site_builder.render.deck import render_slides
 from site_builder.render.markdown import fig_html
 from site_builder.render.results_page import render_results
+from site_builder.render.templates import SiteSandbox, render_template
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-
-
-def plotly_js() -> Path:
-    """The plotly.min.js the plotly package ships (found without importing plotly)."""
-    spec = find_spec("plotly")
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    path = Path(locations[0]) / "package_data" / "plotly.min.js" if locations else None
-    if path is None or not path.is_file():
-        raise BuildError("plotly: package_data/plotly.min.js: expected the file the plotly package ships, found none")
-    return path
 
 
 def root_of(url: str) -> str:
@@ -44,7 +36,7 @@ def _json_script(value: Any) -> Markup:
 class PageRenderer:
     def __init__(
         self,
-        env: jinja2.Environment,
+        env: SiteSandbox,
         md: MarkdownIt,
         out: Path,
         registry: Registry,
@@ -60,14 +52,30 @@ class PageRenderer:
         self.site_title = site_title
         self.explorer_data = explorer_data
         self.uses_plotly = False
+        self.written: dict[str, str] = {}  # page URL -> the HTML written (read again by the link check)
+        self.series: SeriesData | None = None  # decks and glossaries, from the collect phase
 
     def render(self, p: PlannedPage) -> None:
         ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": {}, "scripts": []}
+        ctx.update(decks=[], glossary=[], term_html={}, slides=[], deck=None)
         root = root_of(p.url)
         if p.parsed is not None:
-            env = {"registry": self.registry, "page": p.url, "root": root}
-            ctx["body"] = Markup(self.md.renderer.render(p.parsed.tokens, self.md.options, env))
+            env = self.markdown_env(p, root)
             ctx["meta"] = p.parsed.page.meta
+            if "deck" in p.extra:
+                ctx["deck"] = p.extra["deck"]
+                ctx["slides"] = render_slides(p.extra["deck"].slides, self.md, env, source_links(p.extra["deck"], root))
+                ctx["body"] = Markup("")
+            else:
+                ctx["body"] = Markup(self.md.renderer.render(p.parsed.tokens, self.md.options, env))
+            if "records" in p.extra:
+                ctx["records"] = p.extra["records"]
+            if "glossary" in p.extra:
+                ctx["glossary"] = p.extra["glossary"]
+                ctx["decks"] = p.extra["decks"]
+                ctx["term_html"] = {
+                    t.key: Markup(self.md.render(t.body, env)) for g in p.extra["glossary"] for t in g["terms"]
+                }
             if p.charts:
                 self.uses_plotly = True
                 ctx["charts"] = p.charts
@@ -79,6 +87,13 @@ class PageRenderer:
         elif p.kind.name == "figures":
             ctx.update(rows=self._figure_rows(root), meta={})
         self._write(p, root, ctx)
+
+    def markdown_env(self, p: PlannedPage, root: str) -> dict[str, Any]:
+        env: dict[str, Any] = {"registry": self.registry, "page": p.url, "root": root}
+        if self.series is not None:
+            env["terms"] = self.series.terms
+            env["term_href"] = self.series.term_href(p.series)
+        return env
 
     def _figure_rows(self, root: str) -> list[dict[str, Any]]:
         rows = []
@@ -105,22 +120,23 @@ class PageRenderer:
                 raise BuildError(f"templates/{template}: fig({key!r}): expected a registered figure key") from None
             return Markup(fig_html(f, root))
 
-        try:
-            tpl = self.env.get_template(template)
-            html = tpl.render(root=root, url=p.url, site_title=self.site_title, nav=self.nav, fig=fig, **ctx)
-        except jinja2.TemplateSyntaxError as e:
-            raise BuildError(
-                f"templates/{e.name or template}: line {e.lineno}: expected valid Jinja, found {e.message}"
-            ) from None
-        except jinja2.TemplateNotFound as e:
-            raise BuildError(f"templates/{e.name}: file: expected a template, found no such file") from None
-        except jinja2.UndefinedError as e:
-            raise BuildError(f"templates/{template}: render: expected defined names, found {e.message}") from None
+        context = dict(root=root, url=p.url, site_title=self.site_title, nav=self.nav, fig=fig, **ctx)
+        html = render_template(self.env, template, context)
         path = self.out / p.url / "index.html"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(html, encoding="utf-8")
+        self.written[p.url] = html
+
+    def write_downloads(self, files: dict[str, ResultsFile]) -> None:
+        """Each produced results document beside its page, as results.md and results.json to download."""
+        for rf in files.values():
+            if not rf.label.startswith("data/"):
+                continue
+            base = self.out / rf.page.rstrip("/")
+            base.parent.mkdir(parents=True, exist_ok=True)
+            base.with_name(base.name + ".md").write_text(rf.text, encoding="utf-8")
+            shutil.copyfile(rf.path.with_suffix(".json"), base.with_name(base.name + ".json"))
 
     def write_static(self) -> None:
+        static_assets.verify()
         shutil.copytree(STATIC, self.out / "assets")
-        if self.uses_plotly:
-            shutil.copyfile(plotly_js(), self.out / "assets" / "plotly.min.js")

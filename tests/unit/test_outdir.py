@@ -403,3 +403,9 @@ except BuildError as e:
     assert err == "error: interrupted by SIGTERM: nothing was written\n"
     assert (out / "index.html").read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_the_project_root_is_named_before_the_inputs_it_holds(project: dict[str, Path]) -> None:
+    """`--out .` in the project says "the project root", not "a folder holding the content folder"."""
+    root = project["root"]
+    assert refused(root, protected_of(project), project=root) == f"the project root ({root})"

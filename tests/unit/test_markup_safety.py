@@ -1,0 +1,165 @@
+"""No raw HTML, only safe URLs, a link check that reads the parsed HTML, and templates that cannot run away."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from site_builder.errors import BuildError
+from site_builder.render.links import check_links, extract
+from site_builder.render.markdown import make_markdown, safe_url
+from site_builder.render.templates import make_env, render_template
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["javascript:alert(1)", "JavaScript:alert(1)", " javascript:x", "data:text/html,<b>", "data:image/png;base64,AA",
+     "vbscript:msgbox", "file:///etc/passwd", "jar:http://x", "blob:http://x/1"],
+)  # fmt: skip
+def test_validate_link_rejects_unsafe_schemes(url: str) -> None:
+    md = make_markdown()
+    assert md.validateLink(url) is False
+    assert not safe_url(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://example.com/", "http://example.com/a?b#c", "mailto:a@example.com", "../x/", "/cit/", "#top", "a.png"],
+)
+def test_validate_link_keeps_safe_urls(url: str) -> None:
+    assert make_markdown().validateLink(url) is True
+
+
+def test_markdown_renders_no_raw_html_and_no_unsafe_link() -> None:
+    md = make_markdown()
+    html = md.render(
+        "<script>alert(1)</script>\n\nA <img src=x onerror=alert(1)> [a](javascript:alert(1)) "
+        "<javascript:alert(2)> [b](&#106;avascript:alert(3)) ![c](data:image/png;base64,AA) [d](/cit/#x)\n",
+        {"root": "../"},
+    )
+    assert "<script" not in html and "<img src=x" not in html
+    assert "javascript:" not in html.split("[a](")[0]
+    assert 'href="javascript' not in html and 'src="data:' not in html
+    assert '<a href="../cit/#x">d</a>' in html
+    assert set(md.rejected_links) == {  # type: ignore[attr-defined]
+        "javascript:alert(1)",
+        "javascript:alert(2)",
+        "javascript:alert(3)",
+        "data:image/png;base64,AA",
+    }
+
+
+def test_value_rule_sets_a_value_apart() -> None:
+    html = make_markdown().renderInline("**A** label :value[2.5 *s*]", {"root": ""})
+    assert html == '<strong>A</strong> label <span class="value">2.5 <em>s</em></span>'
+
+
+# ------------------------------------------------------------------------------------------ link check
+
+
+def test_extract_reads_every_url_quoted_or_not() -> None:
+    got = extract(
+        "<img src='a.png' srcset=\"b.png 1x, c.png 2x\"><a href=d/>x</a><video poster=e.jpg></video>"
+        "<form action=f></form><div style=\"background: url('g.png')\"></div><style>p{background:url(h.png)}</style>"
+        '<p id=one></p><a name="two"></a><script type="application/json" id=data>{"a": "</p>"}</script>'
+    )
+    assert [r[2] for r in got["refs"]] == ["a.png", "b.png", "c.png", "d/", "e.jpg", "f", "g.png", "h.png"]
+    assert got["ids"] == ["one", "two", "data"]
+    assert got["problems"] == []
+
+
+def site(tmp_path: Path, body: str, css: str = "") -> Path:
+    out = tmp_path / "site"
+    (out / "assets").mkdir(parents=True)
+    (out / "assets" / "site.css").write_text(css)
+    (out / "a").mkdir()
+    (out / "a" / "index.html").write_text('<h2 id="here">A</h2>')
+    (out / "index.html").write_text(f'<link rel="stylesheet" href="assets/site.css"><p id="top"></p>{body}')
+    return out
+
+
+@pytest.mark.parametrize(
+    ("body", "css", "message"),
+    [
+        ("<img src='https://example.com/x.png'>", "", "src='https://example.com/x.png': expected a local resource"),
+        ('<img srcset="a/ 1x, //cdn.example.com/y.png 2x">', "", "srcset='//cdn.example.com/y.png': expected a local"),
+        ("<a href=nowhere/>x</a>", "", "link 'nowhere/': expected a page or file of the site, found none"),
+        ("<a href=a/#nope>x</a>", "", "link 'a/#nope': expected an element with id 'nope', found none"),
+        ("<a href='../outside.html'>x</a>", "", "link '../outside.html': expected a page or file of the site"),
+        ("<a href=JavaScript:alert(1)>x</a>", "", "found the scheme 'javascript'"),
+        ("<script>alert(1)</script>", "", "<script>: expected a script from a file"),
+        ("<p onmouseover=go()>x</p>", "", "expected no inline event handler (the CSP forbids it), found onmouseover=…"),
+        ("<div style='background:url(http://e.example/x.png)'></div>", "", "expected a local resource"),
+        ('<meta http-equiv="refresh" content="0; url=https://e.example/">', "", "expected a local resource"),
+        ("<base href=/>", "", "<base>: expected none"),
+        ("", "@import 'https://fonts.example.com/a.css';", "assets/site.css: url()='https://fonts.example.com/a.css'"),
+        ("", "p { background: url(missing.png) }", "assets/site.css: link 'missing.png': expected a page or file"),
+    ],
+)
+def test_check_links_refuses(tmp_path: Path, body: str, css: str, message: str) -> None:
+    with pytest.raises(BuildError) as info:
+        check_links(site(tmp_path, body, css), {"": "content/index.md"})
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_check_links_passes_a_good_site_and_reuses_what_it_parsed(tmp_path: Path) -> None:
+    body = (
+        "<a href=a/#here>a</a> <a href='a/'>a</a> <a href=\"#top\">top</a> <a href=https://example.com/>x</a> "
+        '<a href="mailto:x@example.com">m</a> <script type="application/json" id="d">{}</script>'
+    )
+    out = site(tmp_path, body, "p { background: url(data:image/png;base64,AA) }")
+    cache = tmp_path / "cache"
+    assert check_links(out, {}, cache=cache) == 4
+    assert sorted(p.name.split(".")[0] for p in cache.iterdir()) == ["links-a", "links-home"]
+    assert check_links(out, {}, cache=cache) == 4  # from the cache
+    (out / "index.html").write_text((out / "index.html").read_text() + "<a href=gone/>x</a>")
+    with pytest.raises(BuildError, match="link 'gone/'"):
+        check_links(out, {}, cache=cache)  # a changed page is parsed again
+
+
+# ------------------------------------------------------------------------------------------ templates
+
+
+def templates(tmp_path: Path, text: str, seconds: float = 0.3):  # type: ignore[no-untyped-def]
+    (tmp_path / "t.html").write_text(text)
+    return make_env(tmp_path, seconds)
+
+
+def test_an_endless_template_stops_at_its_time_limit(tmp_path: Path) -> None:
+    loop = "{% for i in range(100000) %}{% for j in range(100000) %}{{ j }}{% endfor %}{% endfor %}"
+    t0 = time.monotonic()
+    with pytest.raises(BuildError) as info:
+        render_template(templates(tmp_path, loop), "t.html", {})
+    assert time.monotonic() - t0 < 5
+    assert str(info.value) == (
+        "templates/t.html: render: expected a template that finishes within 0.3 s, found one still running"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "templates/t.html: line 1: expected a template that ends"),
+        ("a\n{{ 1 // x }}", "templates/t.html: line 2: expected a template that renders, found ZeroDivisionError"),
+        ("{{ x.__class__.__mro__ }}", "templates/t.html: line 1: expected what Jinja's sandbox allows"),
+        ("{{ [1] * 20000000 }}", "templates/t.html: line 1: expected what Jinja's sandbox allows, found a sequence"),
+        ("{{ 2 ** 100000 }}", "expected what Jinja's sandbox allows, found an exponent above 1000"),
+        ("{{ nothing }}", "templates/t.html: line 1: expected defined names, found 'nothing' is undefined"),
+        ("{% include '../secret.html' %}", "templates/../secret.html: file: expected a template, found no such file"),
+        ("{% if %}", "templates/t.html: line 1: expected valid Jinja"),
+    ],
+)
+def test_template_failures_are_one_line(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(BuildError) as info:
+        render_template(templates(tmp_path, text), "t.html", {"x": 0})
+    assert message in str(info.value), str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_template_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "t.html").write_bytes(b"ok\n\xff")
+    with pytest.raises(BuildError, match=r"^templates/t\.html: line 2 column 1: expected UTF-8 text, found byte 0xff$"):
+        render_template(make_env(tmp_path), "t.html", {})
