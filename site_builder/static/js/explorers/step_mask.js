@@ -267,16 +267,22 @@
     };
   }
 
+  // Write only what changed, so a move invalidates as little of the page's layout as it can.
+  function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
+  function setValueText(input, text) {
+    if (input.getAttribute("aria-valuetext") !== text) input.setAttribute("aria-valuetext", text);
+  }
+
   function show(c) {
     const t = c.now.text;
-    Object.keys(outs).forEach(function (k) { outs[k].textContent = t[k]; });
-    heads.data_seconds_per_engine.textContent = "Over " + port.integer(c.s.gpus) + " engines";
-    tokens.output.textContent = port.integer(c.s.step_tokens);
-    gpus.output.textContent = port.integer(c.s.gpus);
-    tflops.output.textContent = port.integer(c.s.tflops);
-    tokens.input.setAttribute("aria-valuetext", port.integer(c.s.step_tokens) + " tokens");
-    gpus.input.setAttribute("aria-valuetext", port.integer(c.s.gpus) + " GPUs");
-    tflops.input.setAttribute("aria-valuetext", port.integer(c.s.tflops) + " TFLOP/s");
+    Object.keys(outs).forEach(function (k) { setText(outs[k], t[k]); });
+    setText(heads.data_seconds_per_engine, "Over " + port.integer(c.s.gpus) + " engines");
+    setText(tokens.output, port.integer(c.s.step_tokens));
+    setText(gpus.output, port.integer(c.s.gpus));
+    setText(tflops.output, port.integer(c.s.tflops));
+    setValueText(tokens.input, port.integer(c.s.step_tokens) + " tokens");
+    setValueText(gpus.input, port.integer(c.s.gpus) + " GPUs");
+    setValueText(tflops.input, port.integer(c.s.tflops) + " TFLOP/s");
   }
 
   function update() {
