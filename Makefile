@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 PIP := $(PY) -m pip install --quiet --require-hashes --no-deps
 
-.PHONY: site results test lint unit browser serve bench chromium clean lock
+.PHONY: site results test lint unit browser serve bench chromium clean lock pdf
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ site: $(VENV)/.site-stamp
 
 results: $(VENV)/.site-stamp
 	$(PY) -m site_builder results
+
+# PDFs of every deck, one slide per page, printed by Chromium from the built site (not part of `make site`).
+pdf: site $(VENV)/.test-stamp chromium
+	$(PY) -m site_builder pdf
 
 # Debian's Chromium drives the browser tests (Playwright cannot download browsers here).
 chromium:

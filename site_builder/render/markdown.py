@@ -30,7 +30,7 @@ SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 URL_SCHEME = re.compile(r"^[\x00-\x20]*([A-Za-z][A-Za-z0-9+.\-]*):")
 FIG_REF = re.compile(r":fig\[([^\]\s]+)\]")
 CHART_LINE = re.compile(r"^::chart\[([a-z0-9_-]+)\]\s*$")
-CONTAINERS = ("finding", "answer", "steps", "note", "lead", "cards", "list")
+CONTAINERS = ("finding", "answer", "steps", "note", "lead", "cards", "list", "chain")
 
 
 @functools.lru_cache(maxsize=8192)
