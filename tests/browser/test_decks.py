@@ -90,7 +90,8 @@ def test_glossary_back_links_land_on_a_slide_or_section(browser, server, glossar
     for g in glossaries:
         page.goto(server + g)
         entries = page.eval_on_selector_all(
-            ".term-entry", "els => els.map(e => [e.id, Array.from(e.querySelectorAll('.explained-in a')).map(a => a.href)])"
+            ".term-entry",
+            "els => els.map(e => [e.id, Array.from(e.querySelectorAll('.explained-in a')).map(a => a.href)])",
         )
         assert entries
         for term_id, hrefs in entries:
