@@ -7,6 +7,7 @@ a temporary folder and swapped in by renames only when every phase passed.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -22,7 +23,7 @@ from site_builder.assemble import collect_series
 from site_builder.collect import check_refs, parse_page
 from site_builder.content import load_content
 from site_builder.errors import BuildError, InputError
-from site_builder.explorers import EXPLORERS
+from site_builder.explorers import EXPLORERS, Explorer
 from site_builder.figures import Figure, Registry, ResultsFile, Source
 from site_builder.glossary import load_glossary
 from site_builder.page_kinds import KINDS
@@ -91,6 +92,12 @@ class Models:
         key = results_cache.key_of(p.entries, self.digests)
         return Produced.from_cache(self.cache.get_or_compute(p.name, key, compute))
 
+    def explorer_cases(self, e: Explorer, docs: dict[str, Produced]) -> str:
+        """An explorer's parity cases (cached: keyed by its module's source and the documents they come from)."""
+        doc_digests = [f"{n} {hashlib.sha256(d.json_text.encode()).hexdigest()}" for n, d in sorted(docs.items())]
+        key = results_cache.key_of((e.cases.__module__,), self.digests, doc_digests)
+        return self.cache.get_or_compute(f"cases-{e.name}", key, lambda: e.cases_json(docs))
+
     def vendored_figures(self, rf: ResultsFile) -> list[list[object]]:
         """Figures the experiment model recomputes whose cells are in the experiment's own results.md."""
 
@@ -138,14 +145,15 @@ def compute_all(paths: Paths, models: Models) -> dict[str, Produced]:
     return {p.name: models.produced(p) for p in PRODUCERS}
 
 
-def check_drift(paths: Paths, docs: dict[str, Produced]) -> None:
+def check_drift(paths: Paths, docs: dict[str, Produced], models: Models | None = None) -> None:
     """The committed results and explorer cases must equal what the models write now, character for character."""
     expected: list[tuple[str, str]] = []
     for p in PRODUCERS:
         expected += [(f"data/{p.name}/results.md", docs[p.name].markdown)]
         expected += [(f"data/{p.name}/results.json", docs[p.name].json_text)]
     for e in EXPLORERS.values():
-        expected.append((f"data/explorers/{e.name}.json", e.cases_json(docs)))
+        cases = models.explorer_cases(e, docs) if models is not None else e.cases_json(docs)
+        expected.append((f"data/explorers/{e.name}.json", cases))
     for label, want in expected:
         path = paths.project / label
         if not os.path.lexists(path):
@@ -290,9 +298,13 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
     t0 = time.perf_counter()
     models = Models(paths, digests, pinned)
     docs = compute_all(paths, models)
-    check_drift(paths, docs)
+    check_drift(paths, docs, models)
     c = models.cache
-    stage("models", t0, f"{len(docs)} results documents ({len(c.misses)} computed, {len(c.hits)} from cache), no drift")
+    stage(
+        "models",
+        t0,
+        f"{len(docs)} results documents, {len(EXPLORERS)} explorers' cases ({len(c.misses)} computed, {len(c.hits)} from cache), no drift",
+    )
 
     t0 = time.perf_counter()
     registry, files = build_registry(paths, models, docs)

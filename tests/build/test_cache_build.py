@@ -24,7 +24,10 @@ def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     first = build(opts(tmp_path_factory.mktemp("cold"), cache), log=lambda _: None)
     from site_builder.producers import PRODUCERS
 
-    assert sorted(first.computed) == sorted([p.name for p in PRODUCERS] + ["experiment_vendored"])
+    from site_builder.explorers import EXPLORERS
+
+    cases = [f"cases-{name}" for name in EXPLORERS]
+    assert sorted(first.computed) == sorted([p.name for p in PRODUCERS] + ["experiment_vendored", *cases])
     return cache
 
 
