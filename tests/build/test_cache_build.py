@@ -22,9 +22,8 @@ def opts(tmp: Path, cache: Path, vendor: Path = VENDOR, use_cache: bool = True) 
 def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cache = tmp_path_factory.mktemp("cache")
     first = build(opts(tmp_path_factory.mktemp("cold"), cache), log=lambda _: None)
-    from site_builder.producers import PRODUCERS
-
     from site_builder.explorers import EXPLORERS
+    from site_builder.producers import PRODUCERS
 
     cases = [f"cases-{name}" for name in EXPLORERS]
     assert sorted(first.computed) == sorted([p.name for p in PRODUCERS] + ["experiment_vendored", *cases])
