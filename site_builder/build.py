@@ -349,7 +349,7 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
                 renderer.render(p)
             renderer.write_static()
             renderer.write_downloads(files)
-            figures_json = json.dumps(registry.to_json(), indent=1, ensure_ascii=False)
+            figures_json = json.dumps(registry.to_json(files), indent=1, ensure_ascii=False)
             (tmp / "figures.json").write_text(figures_json, "utf-8")
         stage("render", t0, f"{len(plan)} pages")
 

@@ -116,7 +116,47 @@ class Registry:
                 )
         return len(self.figures)
 
-    def to_json(self) -> dict[str, object]:
+    def by_cell(self, file: str) -> dict[tuple[str, tuple[str, ...], str], Figure]:
+        """The figures whose source is in ``file``, by (section, row, column): a results page links its cells."""
+        out: dict[tuple[str, tuple[str, ...], str], Figure] = {}
+        for f in self.figures.values():
+            if f.source.file == file:
+                out.setdefault((f.source.section, f.source.row, f.source.column), f)
+        return out
+
+    def published(self, files: dict[str, ResultsFile]) -> dict[str, str]:
+        """Per figure key, the figure as it was published, read from the results' "published against ours"
+        tables (columns Published, Ours, Reproduced). A row names its figure by key (a "Figure key" column) or
+        by a label; a labelled row is matched to the one figure of its file whose text is the row's "Ours" cell
+        and left out when several figures have that text (the label alone does not name the key)."""
+        out: dict[str, str] = {}
+        for label, rf in files.items():
+            texts: dict[str, list[str]] | None = None
+            for s in rf.sections:
+                for t in s.tables:
+                    if not {"Published", "Ours", "Reproduced"} <= set(t.columns):
+                        continue
+                    pi, oi = t.columns.index("Published"), t.columns.index("Ours")
+                    for r in t.rows:
+                        if t.columns[0] == "Figure key":
+                            key = r[0]
+                        else:
+                            if texts is None:
+                                texts = {}
+                                for f in self.figures.values():
+                                    if f.source.file == label:
+                                        texts.setdefault(f.text, []).append(f.key)
+                            found = texts.get(r[oi], [])
+                            key = found[0] if len(found) == 1 else ""
+                        fig = self.figures.get(key)
+                        if fig is not None and fig.text == r[oi]:
+                            out[key] = r[pi]
+        return out
+
+    def to_json(self, files: dict[str, ResultsFile] | None = None) -> dict[str, object]:
+        """The figure list (``figures.json``); with ``files``, each figure that a results file sets against a
+        published figure has that figure's text as ``published``."""
+        published = self.published(files) if files else {}
         return {
             "figures": [
                 {
@@ -132,6 +172,7 @@ class Registry:
                         "anchor": row_anchor(f.source.section, f.source.row),
                     },
                     "pages": sorted(self.used_on.get(f.key, ())),
+                    **({"published": published[f.key]} if f.key in published else {}),
                 }
                 for f in sorted(self.figures.values(), key=lambda f: f.key)
             ]

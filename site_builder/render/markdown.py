@@ -7,6 +7,7 @@ are kept only with a safe scheme (http, https, mailto) or none (relative, site-r
 * ``::chart[name]`` (a line of its own) places an interactive chart.
 * ``:value[…]`` (inline) sets its Markdown apart as the value of a row (``<span class="value">``), as in
   ``::: list`` items: the label on the left, the value on the right.
+* Tables scroll inside a focusable, labelled region (``<div class="table-wrap" tabindex="0" role="region">``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.anchors.index import slugify, unique_slug
 from mdit_py_plugins.container import container_plugin
 
 from site_builder.figures import Figure
@@ -31,6 +35,7 @@ URL_SCHEME = re.compile(r"^[\x00-\x20]*([A-Za-z][A-Za-z0-9+.\-]*):")
 FIG_REF = re.compile(r":fig\[([^\]\s]+)\]")
 CHART_LINE = re.compile(r"^::chart\[([a-z0-9_-]+)\]\s*$")
 CONTAINERS = ("finding", "answer", "steps", "note", "lead", "cards", "list", "chain")
+HEADING_LEVELS = (2, 3)  # the heading levels given an id
 
 
 @functools.lru_cache(maxsize=8192)
@@ -104,10 +109,74 @@ def _chart_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     return True
 
 
-def make_markdown(html: bool = False) -> MarkdownIt:
-    """The site's Markdown. ``html=True`` only for :func:`raw_html_finder` (finding raw HTML to report it)."""
+def _plain(token: Any, env: dict[str, Any]) -> str:
+    """An inline token's text as a reader sees it (figures and terms by their text, no markup)."""
+    out = []
+    for c in token.children or ():
+        if c.type in ("text", "code_inline"):
+            out.append(c.content)
+        elif c.type == "fig" and "registry" in env:
+            out.append(env["registry"].get(c.meta["key"]).text)
+        elif c.type == "term":
+            term = env.get("terms", {}).get(c.meta["key"])
+            out.append(c.meta["text"] or (term.title if term else c.meta["key"]))
+    return "".join(out).strip()
+
+
+def table_label(tokens: Any, idx: int, env: dict[str, Any]) -> str:
+    """A name for the table opened at ``tokens[idx]``: the heading above it, else its column headers."""
+    for i in range(idx - 1, 0, -1):
+        if tokens[i].type == "heading_close" and tokens[i - 1].type == "inline":
+            return "Table: " + _plain(tokens[i - 1], env)
+    heads = []
+    for t in tokens[idx + 1 :]:
+        if t.type == "thead_close":
+            break
+        if t.type == "inline" and t.content:
+            heads.append(_plain(t, env))
+    return "Table: " + ", ".join(heads[:4]) + (", …" if len(heads) > 4 else "")
+
+
+def _fig_heading_ids(figure_text: Callable[[str], str | None] | None) -> Callable[[StateCore], None]:
+    """A core rule, run before the anchors plugin: a heading holding a figure gets its id from its text with
+    the figure's text in it ("Below ENOB :fig[…] the …" → ``below-enob-8-the-…``), where the plugin would drop
+    the figure (``below-enob--the-…``). The figure's text comes from the registry in the render environment,
+    else from ``figure_text`` (the collect phase parses before rendering). The id then counts as explicit."""
+
+    def rule(state: StateCore) -> None:
+        registry = state.env.get("registry") if isinstance(state.env, dict) else None
+
+        def text_of(key: str) -> str | None:
+            if registry is not None and key in registry.figures:
+                return registry.figures[key].text
+            return figure_text(key) if figure_text is not None else None
+
+        taken: set[str] | None = None
+        for idx, tok in enumerate(state.tokens):
+            if tok.type != "heading_open" or tok.attrGet("id") or int(tok.tag[1]) not in HEADING_LEVELS:
+                continue
+            children = state.tokens[idx + 1].children or []
+            if not any(c.type == "fig" for c in children):
+                continue
+            parts = [
+                c.content if c.type in ("text", "code_inline") else text_of(c.meta["key"]) if c.type == "fig" else ""
+                for c in children
+            ]
+            if any(p is None for p in parts):
+                continue  # an unknown key: the collect phase reports it
+            if taken is None:
+                taken = {str(t.attrGet("id")) for t in state.tokens if t.type == "heading_open" and t.attrGet("id")}
+            tok.attrSet("id", unique_slug(slugify("".join(p for p in parts if p)), taken))
+
+    return rule
+
+
+def make_markdown(html: bool = False, figure_text: Callable[[str], str | None] | None = None) -> MarkdownIt:
+    """The site's Markdown. ``html=True`` only for :func:`raw_html_finder` (finding raw HTML to report it).
+    ``figure_text`` gives a figure's text by key, for the ids of headings that hold one."""
     md = MarkdownIt("commonmark", {"html": html, "typographer": False}).enable("table")
-    md.use(anchors_plugin, min_level=2, max_level=3, permalink=False)
+    md.use(anchors_plugin, min_level=HEADING_LEVELS[0], max_level=HEADING_LEVELS[-1], permalink=False)
+    md.core.ruler.before("anchor", "fig_heading_ids", _fig_heading_ids(figure_text))
     for name in CONTAINERS:
         md.use(container_plugin, name=name)
     md.inline.ruler.before("link", "fig", _fig_rule)
@@ -148,6 +217,14 @@ def make_markdown(html: bool = False) -> MarkdownIt:
         tokens[idx].attrSet("href", site_root(env, tokens[idx].attrGet("href")))
         return self.renderToken(tokens, idx, options, env)
 
+    def render_table_open(self: Any, tokens: Any, idx: int, options: Any, env: dict[str, Any]) -> str:
+        label = escape(table_label(tokens, idx, env))
+        wrap = f'<div class="table-wrap" tabindex="0" role="region" aria-label="{label}">\n'
+        return wrap + self.renderToken(tokens, idx, options, env)
+
+    def render_table_close(self: Any, tokens: Any, idx: int, options: Any, env: dict[str, Any]) -> str:
+        return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
     default_image = md.renderer.rules["image"]
 
     def render_image(self: Any, tokens: Any, idx: int, options: Any, env: dict[str, Any]) -> str:
@@ -158,6 +235,8 @@ def make_markdown(html: bool = False) -> MarkdownIt:
     md.add_render_rule("chart", render_chart)
     md.add_render_rule("link_open", render_link_open)
     md.add_render_rule("image", render_image)
+    md.add_render_rule("table_open", render_table_open)
+    md.add_render_rule("table_close", render_table_close)
     return md
 
 

@@ -82,7 +82,9 @@ class PageRenderer:
                 ctx["chart_data"] = {n: _json_script(self.explorer_data[n]) for n in p.charts}
                 ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
         elif p.results is not None:
-            body, toc = render_results(p.results.text, p.results.sections, self.md)
+            body, toc = render_results(
+                p.results.text, p.results.sections, self.md, self.registry.by_cell(p.results.label), root
+            )
             ctx.update(body=Markup(body), toc=toc, source=p.results.label, meta={})
         elif p.kind.name == "figures":
             ctx.update(rows=self._figure_rows(root), meta={})

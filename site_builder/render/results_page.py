@@ -1,4 +1,8 @@
-"""A results.md rendered as a page: an anchor on every section heading and every table row."""
+"""A results.md rendered as a page: an anchor on every section heading and every table row.
+
+A cell that is a registered figure's source renders as that figure's link (``fig_html``), as it does on
+every other page, so every keyed number has its number card; each table scrolls inside a focusable region.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ from html import escape
 from markdown_it import MarkdownIt
 
 from site_builder import mdtables
-from site_builder.figures import row_anchor, slug
+from site_builder.figures import Figure, row_anchor, slug
+from site_builder.render.markdown import fig_html
 
 PLAIN = re.compile(r"[^*_`\[\]\\<>&!~:]*")
 
@@ -31,8 +36,33 @@ def row_ids(table: mdtables.MdTable, section: str) -> list[str]:
     return [row_anchor(section, tuple(r[:width])) for r in table.rows]
 
 
-def render_results(text: str, sections: list[mdtables.MdSection], md: MarkdownIt) -> tuple[str, list[tuple[str, str]]]:
-    """HTML of a results file (its text and its parsed tables) and its table of contents [(anchor, title)]."""
+CellKey = tuple[str, tuple[str, ...], str]  # (section title, leading row cells, column header)
+
+
+def render_results(
+    text: str,
+    sections: list[mdtables.MdSection],
+    md: MarkdownIt,
+    figures: dict[CellKey, Figure] | None = None,
+    root: str = "",
+) -> tuple[str, list[tuple[str, str]]]:
+    """HTML of a results file (its text and its parsed tables) and its table of contents [(anchor, title)].
+
+    ``figures`` maps the cells of this file that are figures' sources to their figures; each such cell shows
+    the figure's link. As in :func:`mdtables.find_cell`, a figure names the first row whose leading cells match.
+    """
+    figures = figures or {}
+    placed: set[str] = set()
+    labels: dict[str, int] = {}
+
+    def cell_html(section: str, row: list[str], ci: int, column: str) -> str:
+        for width in range(1, len(row) + 1):
+            fig = figures.get((section, tuple(row[:width]), column))
+            if fig is not None and fig.key not in placed:
+                placed.add(fig.key)
+                return fig_html(fig, root)
+        return inline(md, row[ci])
+
     tables = {t.line: (s.title, t) for s in sections for t in s.tables}
     heading_lines = {s.line: s for s in sections if s.level}
     out: list[str] = []
@@ -69,10 +99,13 @@ def render_results(text: str, sections: list[mdtables.MdSection], md: MarkdownIt
             head = "".join(f"<th>{inline(md, c)}</th>" for c in t.columns)
             body = []
             for rid, r in zip(ids, t.rows, strict=True):
-                cells = "".join(f"<td>{inline(md, c)}</td>" for c in r)
+                cells = "".join(f"<td>{cell_html(section, r, ci, c)}</td>" for ci, c in enumerate(t.columns))
                 body.append(f'<tr id="{escape(rid)}">{cells}</tr>')
+            labels[section] = labels.get(section, 0) + 1
+            label = f"Table: {section}" + (f" ({labels[section]})" if labels[section] > 1 else "")
             out.append(
-                f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+                f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
+                f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
             )
             i += 2 + len(t.rows)
             continue
