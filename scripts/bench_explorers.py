@@ -14,7 +14,7 @@ bytes the page loaded.
         "input[name='amdahl-length']" '#amdahl-tokens'
     .venv/bin/python scripts/bench_explorers.py amdahl step_mask --cpu 4   # 4x CPU slowdown
 
-Without ``--controls`` every select, radio group, range, number input and checkbox inside
+Without ``--controls`` every select, radio group, range, number input, checkbox and button with an id inside
 ``#chart-NAME`` is moved.
 """
 
@@ -50,8 +50,10 @@ DISCOVER_JS = """(name) => {
   const holder = document.getElementById('chart-' + name);
   const out = [];
   const radios = new Set();
-  holder.querySelectorAll('select, input').forEach((e) => {
-    if (e.type === 'radio') {
+  holder.querySelectorAll('select, input, button[id]').forEach((e) => {
+    if (e.tagName === 'BUTTON') {
+      out.push('#' + CSS.escape(e.id));
+    } else if (e.type === 'radio') {
       if (!radios.has(e.name)) { radios.add(e.name); out.push(`input[type=radio][name="${e.name}"]`); }
     } else if (['select-one', 'range', 'number', 'checkbox'].includes(e.type)) {
       if (!e.id) throw new Error('a control without an id in #chart-' + name);

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.explorers import amdahl, loss_curves, step_mask, three_trainers
+from site_builder.explorers import amdahl, captured_energy, loss_curves, step_mask, three_trainers, transit
 from site_builder.producers import Produced
 
 Docs = Mapping[str, Produced]
@@ -48,5 +48,7 @@ EXPLORERS: dict[str, Explorer] = {
         Explorer("amdahl", "amdahl", amdahl.payload, amdahl.cases),
         Explorer("step_mask", "stepMask", step_mask.payload, step_mask.cases),
         Explorer("three_trainers", "threeTrainers", three_trainers.payload, three_trainers.cases),
+        Explorer("transit", "transit", transit.payload, transit.cases),
+        Explorer("captured_energy", "capturedEnergy", captured_energy.payload, captured_energy.cases),
     )
 }

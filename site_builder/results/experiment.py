@@ -263,6 +263,8 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
         "finals": {cid: {"per_seed": list(f.values), "mean": f.mean, "sd": f.sd} for cid, f in finals.items()},
         "groups": {cid: row.group for cid, row in rows.items()},
         "curves": {cid: _curve_data(data, row) for cid, row in rows.items()},
+        # the vendored results.json's captured energy (results.md §2 there), for the captured-energy explorer
+        "energy": {run: dict(table) for run, table in data.energy.items()},
     }
     return doc
 

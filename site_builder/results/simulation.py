@@ -903,6 +903,40 @@ def _wan_slider(ctx: _Context) -> dict[str, dict[str, float]]:
     return out
 
 
+def _transit(ctx: _Context) -> dict[str, Any]:
+    """For the transit explorer: the topologies and variants as the closed form builds them, and each variant's
+    whole steps to every loss of the ladder, so a port can redo any step, time and energy to a target."""
+    targets = sorted({t for c in ctx.inputs.configs.values() for t in c.steps_to}, reverse=True)
+    return {
+        "value_bytes": VALUE_BYTES,
+        "seqs_per_worker": ctx.inputs.seqs_per_worker,
+        "seq_len": ctx.inputs.seq_len,
+        "intra": "ib-ndr",
+        "topologies": {k: {"label": t, "dcs": d, "per_dc": w, "wan": wan} for k, t, d, w, wan in cf.TOPOLOGY_SPECS},
+        "gpu_transform_flops_per_value": dict(cf.GPU_TRANSFORM_FLOPS_PER_VALUE),
+        "variants": {
+            k: {
+                "name": v.name,
+                "label": v.label,
+                "steps_from": v.steps_from,
+                "collective": v.collective,
+                "gpu_transform": v.gpu_transform,
+                "module": v.module,
+                "hypothetical": v.hypothetical,
+            }
+            for k, v in cf.VARIANTS.items()
+        },
+        "targets": [fmt.fixed(t, 3) for t in targets],
+        "configs": {
+            name: {
+                "payload_bytes": ctx.inputs.configs[name].payload_bytes,
+                "steps": {fmt.fixed(t, 3): steps_to(ctx.inputs.configs[name], t) for t in targets},
+            }
+            for name in sorted({v.steps_from for v in cf.VARIANTS.values()})
+        },
+    }
+
+
 def build_simulation_results(inputs: SimInputs, presets: Presets, jobs: int | None = None) -> ResultsDoc:
     """The whole simulation document. ``jobs`` caps the processes of the engine runs (default: the environment's
     ``SITE_BUILDER_JOBS``, else the CPU count); the document does not depend on it."""
@@ -930,6 +964,7 @@ def build_simulation_results(inputs: SimInputs, presets: Presets, jobs: int | No
         "step_s": step,
         "time_to_target_s": ctx.time_to_target,
         "wan_slider": _wan_slider(ctx),
+        "transit": _transit(ctx),
         "energy_j_per_step": energy,
         "hot_spots": hot,
         "breakeven_wan": be_wan,

@@ -1,89 +1,261 @@
-// Validation loss against steps or cumulative wire bytes, mean over seeds with the seeds' range.
-// The per-seed data is in <script id="data-loss_curves">; the statistics come from the port
-// (assets/js/ports/loss_curves.js), which the tests hold equal to the Python model.
+// Validation loss against steps or cumulative wire bytes, mean over seeds with the seeds' range, and the steps
+// ladder marked on the curves. The per-seed data is in <script id="data-loss_curves">; the statistics, the
+// steps to each target and where their marks sit come from the port (assets/js/ports/loss_curves.js), which
+// the tests hold equal to the Python model. No inline script or handler: it runs under a strict
+// Content-Security-Policy.
 (function () {
   "use strict";
-  const holder = document.getElementById("chart-loss_curves");
-  const raw = document.getElementById("data-loss_curves");
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports) return;
+  const NAME = "loss_curves";
+  const holder = document.getElementById("chart-" + NAME);
+  const raw = document.getElementById("data-" + NAME);
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.lossCurves) return;
   const port = window.Ports.lossCurves;
   const data = JSON.parse(raw.textContent);
-  data.series.forEach(function (s) {
+  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+  const palette = ["#1d3557", "#e63946", "#2a9d8f", "#8ab17d", "#e9c46a", "#6d597a", "#f4a261", "#b5651d",
+    "#457b9d", "#9d0208", "#588157", "#7f5539", "#3a86ff", "#8338ec", "#ff006e", "#fb5607", "#6a994e",
+    "#bc4749", "#386641"];
+  const byId = {};
+  data.series.forEach(function (s, i) {
     const b = port.band(s.seeds);
     s.mean = b.mean;
     s.low = b.low;
     s.high = b.high;
     s.wire_gb = port.wireGB(s.wire_bytes);
-    s.seeds = s.seeds.length;
+    s.nseeds = s.seeds.length;
+    s.color = palette[i % palette.length];
+    s.reach = {};
+    Object.keys(s.steps_to).forEach(function (t) { s.reach[t] = port.stepsTo(s.steps_to[t]); });
+    byId[s.id] = s;
   });
-  const palette = ["#1d3557", "#e63946", "#2a9d8f", "#8ab17d", "#e9c46a", "#6d597a", "#f4a261", "#b5651d",
-    "#457b9d", "#9d0208", "#588157", "#7f5539"];
   const axes = {
     steps: { key: "steps", title: "Training step" },
     wire: { key: "wire_gb", title: "Cumulative bytes on the wire per worker (GB)" },
   };
+  const state = { axis: "steps", target: data.default_target, shown: {} };
+  data.series.forEach(function (s) { state.shown[s.id] = s.visible; });
 
-  function traces(axis) {
+  function el(tag, props, children) {
+    const e = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (k) {
+      if (k === "text") e.textContent = props[k];
+      else if (k === "className") e.className = props[k];
+      else e.setAttribute(k, props[k]);
+    });
+    (children || []).forEach(function (c) { e.appendChild(c); });
+    return e;
+  }
+  function id(part) { return NAME + "-" + part; }
+  function swatch(color) {
+    const s = el("span", { "aria-hidden": "true" });
+    s.style.display = "inline-block";
+    s.style.width = "0.8rem";
+    s.style.height = "0.8rem";
+    s.style.borderRadius = "2px";
+    s.style.background = color;
+    return s;
+  }
+  function targetOf(text) { return data.ladder.find(function (t) { return t.text === text; }) || null; }
+
+  // ---------------------------------------------------------------------------------------- controls
+  const controls = el("div", { className: "chart-controls explorer-controls" }, [el("span", { text: "x axis:" })]);
+  Object.keys(axes).forEach(function (axis) {
+    const b = el("button", { type: "button", id: id("axis-" + axis), text: axis === "steps" ? "Steps" : "Wire bytes" });
+    b.dataset.axis = axis;
+    b.setAttribute("aria-pressed", String(axis === state.axis));
+    b.addEventListener("click", function () {
+      state.axis = axis;
+      controls.querySelectorAll("button[data-axis]").forEach(function (o) {
+        o.setAttribute("aria-pressed", String(o.dataset.axis === state.axis));
+      });
+      update();
+    });
+    controls.appendChild(b);
+  });
+  const targetSelect = el("select", { id: id("target"), name: "target" });
+  [["", "none"]].concat(data.ladder.map(function (t) { return [t.text, t.text + " (" + t.config + "'s final loss)"]; }))
+    .forEach(function (o) {
+      const opt = el("option", { value: o[0], text: o[1] });
+      if (o[0] === state.target) opt.selected = true;
+      targetSelect.appendChild(opt);
+    });
+  controls.appendChild(el("span", { className: "explorer-field" }, [
+    el("label", { for: id("target"), text: "Steps ladder: mark the target loss" }), targetSelect]));
+
+  // Series toggles beside the chart: a fieldset per group, a checkbox for the whole group and one per series.
+  const toggles = el("div", { className: "explorer-toggles" });
+  const groupBoxes = {};
+  const seriesBoxes = {};
+  data.groups.forEach(function (g) {
+    const members = data.series.filter(function (s) { return s.group === g.id; });
+    const all = el("input", { type: "checkbox", id: id("group-" + g.id) });
+    all.dataset.group = g.id;
+    groupBoxes[g.id] = all;
+    const set = el("fieldset", { className: "explorer-radios" }, [
+      el("legend", {}, [all, el("label", { for: id("group-" + g.id), text: " " + g.name })]),
+    ]);
+    members.forEach(function (s) {
+      const c = el("input", { type: "checkbox", id: id("show-" + s.id) });
+      c.dataset.series = s.id;
+      seriesBoxes[s.id] = c;
+      set.appendChild(el("span", { className: "explorer-field explorer-check" }, [
+        c, el("label", { for: id("show-" + s.id) }, [swatch(s.color), document.createTextNode(" " + s.name)])]));
+    });
+    toggles.appendChild(set);
+  });
+
+  function syncBoxes() {
+    data.groups.forEach(function (g) {
+      const members = data.series.filter(function (s) { return s.group === g.id; });
+      const on = members.filter(function (s) { return state.shown[s.id]; }).length;
+      groupBoxes[g.id].checked = on === members.length;
+      groupBoxes[g.id].indeterminate = on > 0 && on < members.length;
+    });
+    data.series.forEach(function (s) { seriesBoxes[s.id].checked = state.shown[s.id]; });
+  }
+
+  toggles.addEventListener("change", function (ev) {
+    const t = ev.target;
+    if (!t || t.type !== "checkbox") return;
+    if (t.dataset.group) {
+      data.series.forEach(function (s) { if (s.group === t.dataset.group) state.shown[s.id] = t.checked; });
+    } else if (t.dataset.series) {
+      state.shown[t.dataset.series] = t.checked;
+    }
+    update();
+  });
+
+  // ---------------------------------------------------------------------------------------- outputs
+  const stepsCaption = el("caption");
+  const stepsBody = el("tbody");
+  const rows = {};
+  data.series.forEach(function (s) {
+    const cell = el("td", { "data-out": "steps." + s.id });
+    const row = el("tr", {}, [el("th", { scope: "row" }, [swatch(s.color), document.createTextNode(" " + s.name)]), cell]);
+    rows[s.id] = { row: row, cell: cell };
+    stepsBody.appendChild(row);
+  });
+  const stepsTable = el("table", { className: "explorer-values" }, [stepsCaption, stepsBody]);
+  const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, [stepsTable]);
+  const plot = el("div", { className: "explorer-plot", id: id("plot") });
+  const caption = el("figcaption", {
+    text: "Mean over seeds; the shaded band spans the seeds' lowest to highest loss. The dashed line is the " +
+      "chosen loss of the steps ladder (each target is a configuration's final loss) and a diamond marks " +
+      "where each configuration first reaches it, averaged over its seeds (evaluations every 200 steps). " +
+      "Show or hide configurations with the checkboxes or the legend. Source: experiment results, §2 and §4.",
+  });
+
+  holder.textContent = "";
+  holder.appendChild(controls);
+  holder.appendChild(toggles);
+  holder.appendChild(plot);
+  holder.appendChild(outputs);
+  holder.appendChild(caption);
+
+  // ---------------------------------------------------------------------------------------- drawing
+  function markX(s, mean) {
+    return state.axis === "steps" ? mean : port.wireAt(s.steps, s.wire_gb, mean);
+  }
+
+  function traces() {
     const out = [];
-    data.series.forEach(function (s, i) {
-      const x = s[axes[axis].key];
-      const color = palette[i % palette.length];
-      const vis = s.visible ? true : "legendonly";
-      if (s.seeds > 1) {
+    const key = axes[state.axis].key;
+    // Only the shown configurations are drawn (hidden ones are left out, not drawn invisible): fewer traces
+    // for Plotly to lay out on every move.
+    data.series.forEach(function (s) {
+      if (!state.shown[s.id]) return;
+      const x = s[key];
+      const vis = true;
+      if (s.nseeds > 1) {
         out.push({
           x: x.concat(x.slice().reverse()), y: s.high.concat(s.low.slice().reverse()),
-          fill: "toself", fillcolor: color + "33", line: { width: 0 }, hoverinfo: "skip",
+          fill: "toself", fillcolor: s.color + "33", line: { width: 0 }, hoverinfo: "skip",
           showlegend: false, legendgroup: s.id, visible: vis, type: "scatter", mode: "lines",
         });
       }
       out.push({
-        x: x, y: s.mean, name: s.name + (s.seeds > 1 ? " (" + s.seeds + " seeds)" : " (1 seed)"),
-        legendgroup: s.id, visible: vis, type: "scatter", mode: "lines+markers",
-        line: { color: color, width: 2 }, marker: { size: 4 },
+        x: x, y: s.mean, name: s.name + (s.nseeds > 1 ? " (" + s.nseeds + " seeds)" : " (1 seed)"),
+        legendgroup: s.id, visible: vis, showlegend: vis, type: "scatter", mode: "lines+markers",
+        line: { color: s.color, width: 2 }, marker: { size: 4 },
         hovertemplate: s.name + "<br>%{x}<br>loss %{y:.3f}<extra></extra>",
       });
     });
+    const t = targetOf(state.target);
+    if (t) {
+      const marks = data.series.filter(function (s) { return state.shown[s.id] && s.reach[t.text].mean !== null; });
+      out.push({
+        type: "scatter", mode: "markers", name: "first reaches " + t.text, showlegend: false,
+        x: marks.map(function (s) { return markX(s, s.reach[t.text].mean); }),
+        y: marks.map(function () { return Number(t.text); }),
+        marker: { symbol: "diamond", size: 11, color: marks.map(function (s) { return s.color; }),
+          line: { color: "#fff", width: 1 } },
+        hovertext: marks.map(function (s) {
+          const r = s.reach[t.text];
+          return s.name + " first reaches " + t.text + " at step " + r.text +
+            (r.seeds > 1 ? " (mean of " + r.seeds + " seeds)" : "");
+        }),
+        hovertemplate: "%{hovertext}<extra></extra>",
+      });
+    }
     return out;
   }
 
-  function layout(axis) {
+  function layout() {
+    const diverged = data.series.some(function (s) { return s.group === "first" && state.shown[s.id]; });
+    const t = targetOf(state.target);
     return {
       margin: { l: 60, r: 10, t: 10, b: 50 },
-      xaxis: { title: { text: axes[axis].title }, zeroline: false },
-      yaxis: { title: { text: "Validation loss (nats per token)" }, type: "log", range: [Math.log10(1.5), Math.log10(6)] },
+      xaxis: { title: { text: axes[state.axis].title }, zeroline: false },
+      yaxis: { title: { text: "Validation loss (nats per token)" }, type: "log",
+        range: [Math.log10(1.5), Math.log10(diverged ? 800 : 6)] },
       legend: { orientation: "h", y: -0.2 },
       hovermode: "closest",
-      height: 520,
+      height: 500,
+      shapes: t ? [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: Number(t.text), y1: Number(t.text),
+        line: { color: "#444", width: 1, dash: "dash" } }] : [],
+      annotations: t ? [{ xref: "paper", x: 1, xanchor: "right", yanchor: "bottom", y: Math.log10(Number(t.text)),
+        text: t.text + " (" + t.config + ")", showarrow: false, font: { size: 11, color: "#444" } }] : [],
     };
   }
 
-  holder.textContent = "";
-  const controls = document.createElement("div");
-  controls.className = "chart-controls";
-  controls.innerHTML = '<span>x axis:</span>';
-  const plot = document.createElement("div");
-  holder.appendChild(controls);
-  holder.appendChild(plot);
-  const caption = document.createElement("figcaption");
-  caption.textContent = "Mean over seeds; the shaded band spans the seeds' lowest to highest loss. " +
-    "Click a legend entry to hide or show a configuration.";
-  holder.appendChild(caption);
-  let current = "steps";
-  Object.keys(axes).forEach(function (axis) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.axis = axis;
-    b.textContent = axis === "steps" ? "Steps" : "Wire bytes";
-    b.setAttribute("aria-pressed", String(axis === current));
-    b.addEventListener("click", function () {
-      current = axis;
-      controls.querySelectorAll("button").forEach(function (o) {
-        o.setAttribute("aria-pressed", String(o.dataset.axis === current));
-      });
-      Plotly.react(plot, traces(current), layout(current), { displaylogo: false, responsive: true });
+  function show() {
+    const t = targetOf(state.target);
+    stepsTable.hidden = !t;
+    if (t) stepsCaption.textContent = "Steps to reach " + t.text + " (" + t.config + "'s final loss)";
+    data.series.forEach(function (s) {
+      const text = t ? s.reach[t.text].text : "";
+      if (rows[s.id].cell.textContent !== text) rows[s.id].cell.textContent = text;
+      rows[s.id].row.hidden = !state.shown[s.id];
     });
-    controls.appendChild(b);
+    syncBoxes();
+  }
+
+  function update() {
+    show();
+    return Plotly.react(plot, traces(), layout(), PLOT_CONFIG);
+  }
+
+  targetSelect.addEventListener("change", function () { state.target = targetSelect.value; update(); });
+
+  // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
+  window.addEventListener("resize", function () {
+    if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
+    const p = Plotly.Plots.resize(plot);
+    if (p && typeof p.catch === "function") p.catch(function () {});
   });
-  Plotly.newPlot(plot, traces(current), layout(current), { displaylogo: false, responsive: true });
-  holder.dataset.ready = "true";
+
+  show();
+  Promise.resolve(Plotly.newPlot(plot, traces(), layout(), PLOT_CONFIG)).then(function () {
+    // A click on a legend entry hides that configuration, as its checkbox does.
+    plot.on("plotly_legendclick", function (ev) {
+      const trace = ev.data[ev.curveNumber];
+      if (trace && trace.legendgroup && byId[trace.legendgroup]) {
+        state.shown[trace.legendgroup] = !state.shown[trace.legendgroup];
+        update();
+      }
+      return false;
+    });
+    plot.on("plotly_legenddoubleclick", function () { return false; });
+    holder.dataset.ready = "true";
+  });
 })();

@@ -1,0 +1,191 @@
+// Captured energy: the share of a tensor's energy each selector keeps at the same k, by run (chunking) and
+// parameter group. The payload (<script id="data-captured_energy">) is the vendored experiment's captured
+// energy as our experiment results carry it (results.json data.energy); the port
+// (assets/js/ports/captured_energy.js) lays out and formats what is drawn and printed, and the tests hold it
+// equal to the Python. No inline script or handler: it runs under a strict Content-Security-Policy.
+(function () {
+  "use strict";
+  const NAME = "captured_energy";
+  const holder = document.getElementById("chart-" + NAME);
+  const raw = document.getElementById("data-" + NAME);
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.capturedEnergy) return;
+  const port = window.Ports.capturedEnergy;
+  const data = JSON.parse(raw.textContent);
+  const d0 = data.defaults;
+  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+  const COLORS = { topk: "#1d3557", low: "#e63946", zigzag: "#f4a261", high: "#8ab17d", random: "#6d597a", calib: "#2a9d8f" };
+  const SELECTORS = data.selectors.map(function (s) { return s.id; });
+  const runs = {};
+  data.runs.forEach(function (r) { runs[r.key] = r; });
+
+  const state = { run: d0.run, tensor: d0.tensor, log: false, shown: {} };
+  SELECTORS.forEach(function (s) { state.shown[s] = true; });
+
+  function el(tag, props, children) {
+    const e = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (k) {
+      if (k === "text") e.textContent = props[k];
+      else if (k === "className") e.className = props[k];
+      else e.setAttribute(k, props[k]);
+    });
+    (children || []).forEach(function (c) { e.appendChild(c); });
+    return e;
+  }
+  function id(part) { return NAME + "-" + part; }
+
+  // ---------------------------------------------------------------------------------------- controls
+  const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Captured energy settings" });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+
+  const runSelect = el("select", { id: id("run"), name: "run" });
+  data.runs.forEach(function (r) {
+    const o = el("option", { value: r.key, text: r.label });
+    if (r.key === state.run) o.selected = true;
+    runSelect.appendChild(o);
+  });
+  form.appendChild(el("span", { className: "explorer-field" }, [
+    el("label", { for: id("run"), text: "Run the diagnostics were taken in (chunking)" }), runSelect]));
+
+  const tensorSet = el("fieldset", { className: "explorer-radios" }, [el("legend", { text: "Tensor" })]);
+  data.tensors.forEach(function (t, i) {
+    const r = el("input", { type: "radio", id: id("tensor-" + i), name: id("tensor"), value: t.id });
+    r.checked = t.id === state.tensor;
+    tensorSet.appendChild(r);
+    tensorSet.appendChild(el("label", { for: id("tensor-" + i), text: t.label }));
+  });
+  form.appendChild(tensorSet);
+
+  const logBox = el("input", { type: "checkbox", id: id("log"), name: "log" });
+  form.appendChild(el("span", { className: "explorer-field explorer-check" }, [
+    logBox, el("label", { for: id("log"), text: "Logarithmic scale (shows the smallest shares)" })]));
+
+  // Series toggles beside the chart: one checkbox per selector, in its colour.
+  const toggles = el("fieldset", { className: "explorer-radios explorer-toggles" }, [el("legend", { text: "Selectors shown" })]);
+  const boxes = {};
+  data.selectors.forEach(function (s) {
+    const c = el("input", { type: "checkbox", id: id("show-" + s.id), name: id("show") });
+    c.checked = true;
+    c.dataset.selector = s.id;
+    const swatch = el("span", { "aria-hidden": "true" });
+    swatch.style.display = "inline-block";
+    swatch.style.width = "0.8rem";
+    swatch.style.height = "0.8rem";
+    swatch.style.borderRadius = "2px";
+    swatch.style.background = COLORS[s.id] || "#888";
+    toggles.appendChild(c);
+    toggles.appendChild(el("label", { for: id("show-" + s.id) }, [swatch, document.createTextNode(" " + s.label)]));
+    boxes[s.id] = c;
+  });
+
+  // ---------------------------------------------------------------------------------------- outputs
+  const outs = {};
+  const head = el("tr", {}, [el("th", { scope: "col", text: "Group" })].concat(data.selectors.map(function (s) {
+    return el("th", { scope: "col", text: s.label });
+  })));
+  const body = el("tbody");
+  data.groups.forEach(function (g) {
+    const cells = data.selectors.map(function (s) {
+      const td = el("td", { "data-out": g.id + "." + s.id });
+      outs[g.id + "." + s.id] = td;
+      return td;
+    });
+    body.appendChild(el("tr", {}, [el("th", { scope: "row", text: g.label })].concat(cells)));
+  });
+  const tableCaption = el("caption");
+  const values = el("table", { className: "explorer-values" }, [tableCaption, el("thead", {}, [head]), body]);
+  const outputs = el("div", { className: "explorer-outputs explorer-wide", "aria-live": "polite" }, [values]);
+  const plot = el("div", { className: "explorer-plot", id: id("plot") });
+  const caption = el("figcaption", {
+    text: "Share of the tensor's energy each selector keeps at the same k (1/" + Math.round(1 / data.keep) +
+      " of each chunk's coefficients), on worker 0, averaged over the diagnostics after step 200; the dashed " +
+      "line is the keep fraction, about what a random set keeps. Source: the experiment's results, §2 " +
+      "(captured energy on real momentum).",
+  });
+
+  holder.textContent = "";
+  holder.appendChild(form);
+  holder.appendChild(toggles);
+  holder.appendChild(plot);
+  holder.appendChild(outputs);
+  holder.appendChild(caption);
+
+  // ---------------------------------------------------------------------------------------- drawing
+  function compute() {
+    const run = runs[state.run];
+    return port.table(run.values[state.tensor], data.keep, SELECTORS);
+  }
+
+  function has(t, s) { return data.groups.some(function (g) { return t[g.id][s].share !== null; }); }
+
+  function traces(t) {
+    const x = data.groups.map(function (g) { return g.label; });
+    return data.selectors.filter(function (s) { return state.shown[s.id] && has(t, s.id); }).map(function (s) {
+      const cells = data.groups.map(function (g) { return t[g.id][s.id]; });
+      return {
+        type: "bar", name: s.label, x: x,
+        y: cells.map(function (c) { return c.share; }),
+        customdata: cells.map(function (c) { return [c.text, c.vs_keep_text]; }),
+        marker: { color: COLORS[s.id] || "#888" },
+        hovertemplate: s.label + ", %{x}: %{customdata[0]} of the energy (%{customdata[1]} the keep fraction)<extra></extra>",
+      };
+    });
+  }
+
+  function layout() {
+    const keep = data.keep;
+    return {
+      barmode: "group",
+      showlegend: false,
+      height: 360,
+      margin: { l: 60, r: 10, t: 10, b: 40 },
+      hovermode: "closest",
+      xaxis: { fixedrange: true },
+      yaxis: state.log
+        ? { title: { text: "Share of energy kept" }, type: "log", range: [-6, 0], fixedrange: true }
+        : { title: { text: "Share of energy kept" }, range: [0, 0.75], fixedrange: true },
+      shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: keep, y1: keep, line: { color: "#444", width: 1, dash: "dash" } }],
+      annotations: [{ xref: "paper", x: 1, y: state.log ? Math.log10(keep) : keep, xanchor: "right", yanchor: "bottom",
+        text: "keep fraction 1/" + Math.round(1 / keep), showarrow: false, font: { size: 11, color: "#444" } }],
+    };
+  }
+
+  function show(t) {
+    Object.keys(outs).forEach(function (k) {
+      const parts = k.split(".");
+      const text = t[parts[0]][parts[1]].text;
+      if (outs[k].textContent !== text) outs[k].textContent = text;
+    });
+    const tensor = data.tensors.find(function (x) { return x.id === state.tensor; });
+    tableCaption.textContent = tensor.label + ", " + runs[state.run].label + ": share of energy kept";
+    SELECTORS.forEach(function (s) { boxes[s].disabled = !has(t, s); });
+  }
+
+  function update() {
+    const t = compute();
+    show(t);
+    return Plotly.react(plot, traces(t), layout(), PLOT_CONFIG);
+  }
+
+  runSelect.addEventListener("change", function () { state.run = runSelect.value; update(); });
+  tensorSet.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.type === "radio") { state.tensor = ev.target.value; update(); }
+  });
+  logBox.addEventListener("change", function () { state.log = logBox.checked; update(); });
+  toggles.addEventListener("change", function (ev) {
+    const s = ev.target && ev.target.dataset ? ev.target.dataset.selector : null;
+    if (s) { state.shown[s] = ev.target.checked; update(); }
+  });
+
+  // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
+  window.addEventListener("resize", function () {
+    if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
+    const p = Plotly.Plots.resize(plot);
+    if (p && typeof p.catch === "function") p.catch(function () {});
+  });
+
+  const first = compute();
+  show(first);
+  Promise.resolve(Plotly.newPlot(plot, traces(first), layout(), PLOT_CONFIG)).then(function () {
+    holder.dataset.ready = "true";
+  });
+})();

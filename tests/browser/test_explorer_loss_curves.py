@@ -1,0 +1,124 @@
+"""The loss-curves explorer in Chromium: the steps ladder marked on the curves prints every cell of our
+experiment results' §4 for every configuration and target; the optics' first design and repaired runs show and
+hide as groups; every control (the axis, the target, the group and series checkboxes, the legend) changes the
+chart, with no console error, CSP violation or request off the server.
+
+The expected texts are read from data/experiment/results.md with the tests' own table reader.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.cells import cells
+from tests.browser.cit_sandbox import chart, open_chart, outputs, plot_config, plot_height, unlabelled
+from tests.conftest import PROJECT
+
+pytestmark = pytest.mark.browser
+
+NAME = "loss_curves"
+RESULTS_MD = PROJECT / "data" / "experiment" / "results.md"
+SECTION = "4. Steps to reach a loss"
+FIRST = ("Ex-enob6-p8", "Ex-enob8-p8", "Ex-enob10-p8", "Ex-enob12-p8", "Ex-enob8-p4", "Ex-enob8-p12")
+
+PLOT = f"document.querySelector('#chart-{NAME} .js-plotly-plot')"
+VISIBLE_JS = f"() => {PLOT}.data.filter((t) => t.visible === true && t.legendgroup).map((t) => t.legendgroup)"
+MARKS_JS = f"() => {{ const t = {PLOT}.data.find((d) => d.mode === 'markers'); return t ? [t.x, t.y] : null; }}"
+
+
+@pytest.fixture(scope="module")
+def table() -> dict[tuple[str, tuple[str, ...], str], list[str]]:
+    return cells(RESULTS_MD)
+
+
+@pytest.fixture
+def page(browser) -> Iterator[Any]:
+    yield from open_chart(browser, NAME)
+
+
+def _targets(page) -> list[str]:
+    return page.evaluate(f"() => [...document.querySelectorAll('#{NAME}-target option')].map((o) => o.value)")[1:]
+
+
+def test_every_cell_of_the_steps_ladder(page, table) -> None:
+    targets = _targets(page)
+    assert targets[0] == page.input_value(f"#{NAME}-target") == "3.158"
+    assert len(targets) == 8
+    n = 0
+    for target in targets:
+        page.select_option(f"#{NAME}-target", target)
+        got = outputs(page, NAME)
+        assert len(got) == 19
+        for key, text in got.items():
+            cid = key.removeprefix("steps.")
+            want = table[(SECTION, (cid,), f"to {target}")]
+            assert [text] == want, (cid, target)
+            n += 1
+    assert n == 19 * 8
+
+
+def test_marks_sit_on_the_target_line_at_the_steps(page) -> None:
+    x, y = page.evaluate(MARKS_JS)
+    assert set(y) == {3.158} and len(x) == 7  # the shown configurations that reach 3.158 (not C, 2-D 64×64)
+    assert 2666 < max(x) < 2667  # C, 1-D 256: the mean over three seeds
+    page.click(f"#chart-{NAME} button[data-axis='wire']")
+    xw, yw = page.evaluate(MARKS_JS)
+    assert yw == y and xw != x and all(0 < v < 60 for v in xw)  # GB per worker
+    page.select_option(f"#{NAME}-target", "")
+    assert page.evaluate(MARKS_JS) is None
+    assert page.evaluate(f"() => {PLOT}.layout.shapes.length") == 0
+
+
+def test_groups_show_and_hide_the_first_design_and_the_repaired_runs(page) -> None:
+    shown = page.evaluate(VISIBLE_JS)
+    assert not set(FIRST) & set(shown)
+    top = page.evaluate(f"() => {PLOT}.layout.yaxis.range[1]")
+    page.check(f"#{NAME}-group-first")
+    shown = page.evaluate(VISIBLE_JS)
+    assert set(FIRST) <= set(shown)
+    assert page.evaluate(f"() => {PLOT}.layout.yaxis.range[1]") > top > math.log10(5)  # room for the divergence
+    assert all(page.is_checked(f"#{NAME}-show-{c}") for c in FIRST)
+    page.check(f"#{NAME}-group-repaired")  # two of its seven shown at first: a click shows them all
+    assert {"E-enob6-p8", "Ef-enob8-p8"} <= set(page.evaluate(VISIBLE_JS))
+    page.uncheck(f"#{NAME}-group-repaired")
+    shown = page.evaluate(VISIBLE_JS)
+    assert not any(c.startswith(("E-", "Ef-")) for c in shown)
+    assert page.evaluate(f"() => document.getElementById('{NAME}-group-repaired').indeterminate") is False
+    page.check(f"#{NAME}-show-E-enob6-p8")
+    assert page.evaluate(f"() => document.getElementById('{NAME}-group-repaired').indeterminate") is True
+    assert "E-enob6-p8" in page.evaluate(VISIBLE_JS)
+
+
+def test_every_control_changes_the_chart(page) -> None:
+    moves = [
+        ("axis", lambda: page.click(f"#chart-{NAME} button[data-axis='wire']")),
+        ("target", lambda: page.select_option(f"#{NAME}-target", "2.878")),
+        ("group", lambda: (page.focus(f"#{NAME}-group-first"), page.keyboard.press("Space"))),
+        ("series", lambda: (page.focus(f"#{NAME}-show-A"), page.keyboard.press("Space"))),
+    ]
+    for name, move in moves:
+        before = chart(page, NAME)
+        move()
+        assert chart(page, NAME) != before, f"{name}: the chart did not change"
+    page.evaluate("window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(100)
+
+
+def test_a_legend_click_hides_the_configuration_and_unchecks_it(page) -> None:
+    assert page.is_checked(f"#{NAME}-show-B")
+    legend = page.locator(f"#chart-{NAME} g.traces", has=page.locator("text.legendtext", has_text="B · top-k"))
+    legend.locator("rect.legendtoggle").click()
+    page.wait_for_function(f"() => !document.getElementById('{NAME}-show-B').checked", timeout=5000)
+    assert "B" not in page.evaluate(VISIBLE_JS)
+    assert page.locator(f"#chart-{NAME} [data-out='steps.B']").is_hidden()
+
+
+def test_controls_are_labelled_and_the_chart_is_configured(page) -> None:
+    assert unlabelled(page, NAME) == []
+    assert plot_config(page, NAME) == [False, True, False]
+    assert page.locator(f"#chart-{NAME} figcaption").count() == 1
+    assert plot_height(page, NAME) < 600
