@@ -91,7 +91,9 @@ def test_loss_chart_switches_axis_and_toggles_series(browser, server):
 
 
 def test_plotly_only_on_pages_with_a_chart(site_dir, pages):
+    """The pinned partial bundle, and only on pages that draw a chart."""
     for path in pages:
         html = (site_dir / path / "index.html").read_text(encoding="utf-8")
         has_chart = 'class="chart"' in html
-        assert ("plotly.min.js" in html) == has_chart, path
+        assert ("assets/vendor/plotly/plotly-basic.min.js" in html) == has_chart, path
+        assert "plotly.min.js" not in html, path
