@@ -95,6 +95,7 @@ MEASURE_JS = """async ({name, selectors, moves, warmup}) => {
     throw new Error('cannot move ' + e.outerHTML.slice(0, 80));
   }
   const times = [];
+  const byControl = selectors.map(() => []);
   let missed = 0;
   for (let i = 0; i < warmup + moves; i++) {
     const k = i % groups.length;
@@ -108,10 +109,10 @@ MEASURE_JS = """async ({name, selectors, moves, warmup}) => {
       t0 = performance.now();
       if (type === 'click') target.click(); else target.dispatchEvent(new Event(type, {bubbles: true}));
     });
-    if (i >= warmup) { if (t === null) missed++; else times.push(t); }
+    if (i >= warmup) { if (t === null) missed++; else { times.push(t); byControl[k].push(t); } }
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   }
-  return {times, missed};
+  return {times, missed, byControl};
 }"""
 
 JS_BYTES_JS = """() => performance.getEntriesByType('resource')
@@ -200,6 +201,10 @@ def main() -> None:
                         "median_ms": statistics.median(times) if times else None,
                         "p95_ms": nearest_rank(times, 0.95) if times else None,
                         "max_ms": max(times) if times else None,
+                        "median_ms_by_control": {
+                            s: statistics.median(t) if t else None
+                            for s, t in zip(selectors, r["byControl"], strict=True)
+                        },
                         "js_bytes": js_bytes,
                         "cpu_slowdown": args.cpu,
                         "errors": errors,
@@ -224,6 +229,9 @@ def main() -> None:
             print(
                 f"  input to plotly_afterplot: median {r['median_ms']:.2f} ms, p95 {r['p95_ms']:.2f} ms, max {r['max_ms']:.2f} ms"
             )
+        for sel, med in r["median_ms_by_control"].items():
+            if med is not None:
+                print(f"    {sel}: median {med:.2f} ms")
         if r["no_redraw"]:
             print(f"  {r['no_redraw']} moves redrew nothing within 5 s")
         print(f"  JavaScript loaded by the page: {r['js_bytes']:,} bytes")
