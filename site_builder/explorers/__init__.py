@@ -18,7 +18,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.explorers import amdahl, captured_energy, loss_curves, step_mask, three_trainers, transit
+from site_builder.explorers import (
+    amdahl,
+    breakeven,
+    captured_energy,
+    link_kernel,
+    loss_curves,
+    step_mask,
+    three_trainers,
+    transit,
+)
 from site_builder.producers import Produced
 
 Docs = Mapping[str, Produced]
@@ -50,5 +59,7 @@ EXPLORERS: dict[str, Explorer] = {
         Explorer("three_trainers", "threeTrainers", three_trainers.payload, three_trainers.cases),
         Explorer("transit", "transit", transit.payload, transit.cases),
         Explorer("captured_energy", "capturedEnergy", captured_energy.payload, captured_energy.cases),
+        Explorer("link_kernel", "linkKernel", link_kernel.payload, link_kernel.cases),
+        Explorer("breakeven", "breakeven", breakeven.payload, breakeven.cases),
     )
 }

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from site_builder import fmt
@@ -903,6 +903,51 @@ def _wan_slider(ctx: _Context) -> dict[str, dict[str, float]]:
     return out
 
 
+def _step_phases(ctx: _Context) -> dict[str, list[dict[str, Any]]]:
+    """For explorers: every row's step on 2 DC × 4, 100 GbE, phase by phase in order. Compute and the module's
+    stream by their time; each sync round by its terms, so a port can redo it at another WAN bandwidth."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for v, b in ROWS:
+        phases: list[dict[str, Any]] = []
+        for p in ctx.plan(v, b).phases:
+            d: dict[str, Any] = {"kind": p.kind, "resource": p.resource, "time": p.time}
+            r = p.round
+            if r is not None:
+                d.update(
+                    scope=r.scope,
+                    latency=r.link.latency,
+                    bandwidth=r.link.bandwidth,
+                    per_sender=r.per_sender,
+                    sharing=r.sharing,
+                    port_rate=r.port_rate,
+                    port_first=r.port_first,
+                    port_latency=r.port_latency,
+                )
+            phases.append(d)
+        out[f"{v}{_suffix(b)}"] = phases
+    return out
+
+
+def _measured(ctx: _Context) -> dict[str, Any]:
+    """For explorers: what the simulation takes from each measured configuration at the target."""
+    return {
+        "seqs_per_worker": ctx.inputs.seqs_per_worker,
+        "seq_len": ctx.inputs.seq_len,
+        "configs": {
+            name: {
+                "payload_bytes": c.payload_bytes,
+                "wire_bytes": c.wire_bytes,
+                "seeds": c.seeds,
+                "planes": c.planes,
+                "enob": c.enob,
+                "steps": steps_to(c, TARGET),
+                "mean_steps": steps_to(c, TARGET, whole=False),
+            }
+            for name, c in ctx.inputs.configs.items()
+        },
+    }
+
+
 def _transit(ctx: _Context) -> dict[str, Any]:
     """For the transit explorer: the topologies and variants as the closed form builds them, and each variant's
     whole steps to every loss of the ladder, so a port can redo any step, time and energy to a target."""
@@ -964,6 +1009,9 @@ def build_simulation_results(inputs: SimInputs, presets: Presets, jobs: int | No
         "step_s": step,
         "time_to_target_s": ctx.time_to_target,
         "wan_slider": _wan_slider(ctx),
+        "step_phases": _step_phases(ctx),
+        "module_spec": asdict(ModuleSpec()),
+        "measured": _measured(ctx),
         "transit": _transit(ctx),
         "energy_j_per_step": energy,
         "hot_spots": hot,

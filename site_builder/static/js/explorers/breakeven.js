@@ -1,0 +1,318 @@
+// Break-even against WAN bandwidth (deck CiT 05). The payload (<script id="data-breakeven">) holds every
+// variant's step on 2 DC × 4 over 100 GbE phase by phase, the steps to the target and the recorded points
+// (simulation results.json data); every number drawn or printed is computed live by the port
+// (assets/js/ports/breakeven.js), which the tests hold equal to the Python model. No inline script or
+// handler: it runs under a strict Content-Security-Policy.
+(function () {
+  "use strict";
+  const NAME = "breakeven";
+  const holder = document.getElementById("chart-" + NAME);
+  const raw = document.getElementById("data-" + NAME);
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.breakeven) return;
+  const port = window.Ports.breakeven;
+  const data = JSON.parse(raw.textContent);
+  const model = data.model;
+  const d0 = data.defaults;
+  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+  const COLORS = { A: "#1d3557", B: "#457b9d", C: "#2a9d8f", Cp: "#8ab17d", E: "#e76f51", Ep: "#b5651d" };
+  const SLIDER = data.slider; // log10 of GB/s: min, max, step
+  const variants = data.variants;
+
+  const state = { bandwidth: d0.bandwidth, basis: d0.basis, budget: d0.budget, mean: d0.mean, point: null };
+
+  function el(tag, props, children) {
+    const e = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (k) {
+      if (k === "text") e.textContent = props[k];
+      else if (k === "className") e.className = props[k];
+      else e.setAttribute(k, props[k]);
+    });
+    (children || []).forEach(function (c) { e.appendChild(c); });
+    return e;
+  }
+  function id(part) { return NAME + "-" + part; }
+  function position(bw) { return Math.log10(bw / 1e9); }
+  // Tight rows, so the whole explorer fits a 16:9 slide.
+  function compact(table) {
+    table.style.alignSelf = "start";
+    table.style.fontSize = "0.8rem";
+    table.querySelectorAll("th, td").forEach(function (c) { c.style.padding = "0.08rem 0.4rem"; });
+    return table;
+  }
+
+  // ---------------------------------------------------------------------------------------- controls
+  const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Break-even settings" });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+
+  const slider = el("input", { type: "range", id: id("bandwidth"), name: "bandwidth", min: String(SLIDER[0]),
+    max: String(SLIDER[1]), step: String(SLIDER[2]), value: String(position(state.bandwidth)) });
+  const sliderOut = el("output", { for: id("bandwidth"), id: id("bandwidth-value") });
+  form.appendChild(el("span", { className: "explorer-field" },
+    [el("label", { for: id("bandwidth"), text: "WAN bandwidth (log scale)" }), slider, sliderOut]));
+
+  const pointSelect = el("select", { id: id("point"), name: "point" });
+  form.appendChild(el("span", { className: "explorer-field" },
+    [el("label", { for: id("point"), text: "Recorded point" }), pointSelect]));
+
+  function radios(name, legend, options, value) {
+    const set = el("fieldset", { className: "explorer-radios" }, [el("legend", { text: legend })]);
+    options.forEach(function (o) {
+      const rid = id(name + "-" + o[0]);
+      const r = el("input", { type: "radio", id: rid, name: id(name), value: o[0] });
+      r.checked = o[0] === value;
+      set.appendChild(r);
+      set.appendChild(el("label", { for: rid, text: o[1] }));
+    });
+    form.appendChild(set);
+    return set;
+  }
+  const basisSet = radios("basis", "Steps of E and E′", [["e", "E's"], ["c", "the exact band's"]], state.basis);
+  const budgetSet = radios("budget", "Budget of E and E′", ["free", "low", "high"].map(function (b) {
+    return [b, "[" + b + "]"];
+  }), state.budget);
+  const meanBox = el("input", { type: "checkbox", id: id("mean"), name: "mean" });
+  meanBox.checked = state.mean;
+  form.appendChild(el("span", { className: "explorer-field explorer-check" },
+    [meanBox, el("label", { for: id("mean"), text: "Steps as the seeds' unrounded mean" })]));
+
+  // ---------------------------------------------------------------------------------------- outputs
+  const outs = {};
+  function cell(key, tag) {
+    const c = el(tag || "td", { "data-out": key });
+    outs[key] = c;
+    return c;
+  }
+  // Variants across, so the table stays short.
+  const timeBody = el("tbody");
+  [["steps", "Steps"], ["step", "Step"], ["time", "Time"]].forEach(function (row) {
+    timeBody.appendChild(el("tr", {}, [el("th", { scope: "row", text: row[1] })].concat(
+      variants.map(function (v) { return cell(row[0] + "-" + v.id); }))));
+  });
+  const meanNote = el("span");
+  const timeCaption = el("caption", {}, [document.createTextNode("At "), cell("bandwidth", "span"), meanNote,
+    document.createTextNode("; fastest: "), cell("fastest", "span")]);
+  const timeTable = el("table", { className: "explorer-values" }, [
+    timeCaption,
+    el("thead", {}, [el("tr", {}, [el("td")].concat(variants.map(function (v) {
+      return el("th", { scope: "col", text: v.name, title: v.label });
+    })))]),
+    timeBody,
+  ]);
+
+  // One row per pair; the in-transit pairs' basis follows the steps chosen.
+  const pairRows = {};
+  const crossBody = el("tbody");
+  function pairRow(pid) {
+    if (pairRows[pid]) return pairRows[pid];
+    const head = el("th", { scope: "row" });
+    const row = el("tr", { "data-pair": pid }, [head, cell("cross-" + pid), cell("gbits-" + pid), cell("wins-" + pid)]);
+    row.querySelectorAll("th, td").forEach(function (c) { c.style.padding = "0.08rem 0.4rem"; });
+    crossBody.appendChild(row);
+    pairRows[pid] = head;
+    return head;
+  }
+  const crossTable = compact(el("table", { className: "explorer-values" }, [
+    el("caption", { text: "Break-evens, 0.1 to 1,000 GB/s" }),
+    el("thead", {}, [el("tr", {}, [el("th", { scope: "col", text: "Challenger vs incumbent" }),
+      el("th", { scope: "col", text: "Crossing" }), el("th", { scope: "col", text: "Gb/s" }),
+      el("th", { scope: "col", text: "Wins" })])]),
+    crossBody,
+  ]));
+
+  const plot = el("div", { className: "explorer-plot", id: id("plot") });
+  const legend = el("ul", { className: "explorer-legend", "aria-label": "Lines and marks of the chart" });
+  variants.forEach(function (v) {
+    const swatch = el("span", { className: "swatch swatch-line", "aria-hidden": "true" });
+    swatch.style.borderTopColor = COLORS[v.id];
+    swatch.style.borderTopStyle = v.id === "Cp" || v.id === "Ep" ? "dotted" : "solid";
+    legend.appendChild(el("li", { title: v.label }, [swatch, document.createTextNode(v.name)]));
+  });
+  legend.appendChild(el("li", {}, [document.createTextNode("◇ break-even ┆ recorded link")]));
+  // The chart and the times on the left, the break-evens beside them where there is room (the figure stays
+  // within a 16:9 slide).
+  const left = el("div", { "aria-live": "polite" }, [legend, plot, compact(timeTable)]);
+  const side = el("div", { "aria-live": "polite" }, [crossTable]);
+  const body = el("div", {}, [left, side]);
+  body.style.display = "flex";
+  body.style.flexWrap = "wrap";
+  body.style.gap = "0.5rem 1rem";
+  body.style.alignItems = "flex-start";
+  left.style.flex = "3 1 26rem";
+  left.style.minWidth = "0";
+  side.style.flex = "2 1 19rem";
+  const caption = el("figcaption", {
+    text: "Time to " + data.target + " on " + data.topology + " at the 100 GbE latency: only the sync's WAN rounds " +
+      "depend on the bandwidth. [low] and [high] charge the module's transform at " +
+      port.grouped(data.budgets.low / 1e9) + " and " + port.grouped(data.budgets.high / 1e9) + " GFLOP/s. " +
+      "Computed in your browser from the simulation results (§2, §7a).",
+  });
+
+  holder.textContent = "";
+  holder.appendChild(form);
+  holder.appendChild(body);
+  holder.appendChild(caption);
+
+  // ---------------------------------------------------------------------------------------- state
+  const cache = {};
+  // The curves and break-evens move only with the steps, the budget and the mean: computed once per choice.
+  function fixedPart() {
+    const key = state.basis + "|" + state.budget + "|" + state.mean;
+    if (!cache[key]) {
+      cache[key] = {
+        curves: variants.map(function (v) {
+          return port.curve(model, v.id, state.budget, state.basis, state.mean, data.curve_points);
+        }),
+        crossings: port.crossings(model, state.basis, state.budget, state.mean),
+      };
+      cache[key].traces = fixedTraces(cache[key]);
+    }
+    return cache[key];
+  }
+
+  function fillPoints(f) {
+    const chosen = state.point;
+    pointSelect.textContent = "";
+    data.points.forEach(function (p) {
+      pointSelect.appendChild(el("option", { value: "p:" + p.key,
+        text: p.label + " (" + port.unit(p.bandwidth / 1e9, 2, "GB/s") + ")" }));
+    });
+    f.crossings.forEach(function (c) {
+      if (c.value === null) return;
+      pointSelect.appendChild(el("option", { value: "x:" + c.id, text: c.label + ": " + c.text.cross }));
+    });
+    pointSelect.value = chosen || "";
+    if (!chosen || pointSelect.value !== chosen) { pointSelect.selectedIndex = -1; state.point = null; }
+  }
+
+  function pointBandwidth(value, f) {
+    if (value.indexOf("p:") === 0) {
+      const p = data.points.filter(function (q) { return "p:" + q.key === value; })[0];
+      return p ? p.bandwidth : null;
+    }
+    const c = f.crossings.filter(function (q) { return "x:" + q.id === value; })[0];
+    return c ? c.value : null;
+  }
+
+  // ---------------------------------------------------------------------------------------- drawing
+  // The curves and the break-even marks change only with the steps, the budget and the mean: built once per
+  // choice and handed to Plotly as the same objects, so moving the bandwidth redraws only the layout's shapes
+  // (the current bandwidth and the points on it), not the traces.
+  function fixedTraces(f) {
+    const out = variants.map(function (v, i) {
+      const hyp = v.id === "Cp" || v.id === "Ep";
+      return {
+        type: "scatter", mode: "lines", x: f.curves[i].x.map(function (x) { return x / 1e9; }), y: f.curves[i].y,
+        name: v.name, line: { color: COLORS[v.id], width: 2, dash: hyp ? "dot" : "solid" },
+        hovertemplate: v.name + ": %{y:.2f} s at %{x:.2f} GB/s<extra></extra>",
+      };
+    });
+    const marks = f.crossings.filter(function (c) { return c.value !== null; });
+    out.push({
+      type: "scatter", mode: "markers", name: "Break-even",
+      x: marks.map(function (c) { return c.value / 1e9; }),
+      y: marks.map(function (c) {
+        return port.timeAt(model, c.challenger, state.budget, c.basis, state.mean, c.value);
+      }),
+      text: marks.map(function (c) { return c.label + ": " + c.text.cross + ", wins " + c.wins; }),
+      marker: { symbol: "diamond", size: 9, color: "#fff", line: { color: "#222", width: 1.5 } },
+      hovertemplate: "%{text}<extra></extra>",
+    });
+    return out;
+  }
+
+  function layout(o) {
+    const shapes = data.points.map(function (p) {
+      return { type: "line", xref: "x", yref: "paper", x0: p.bandwidth / 1e9, x1: p.bandwidth / 1e9, y0: 0, y1: 1,
+        line: { color: "#bbb", width: 1, dash: "dot" } };
+    });
+    const x = o.bandwidth / 1e9;
+    shapes.push({ type: "line", xref: "x", yref: "paper", x0: x, x1: x, y0: 0, y1: 1, line: { color: "#444", width: 1.5 } });
+    // The points at this bandwidth as annotations (on log axes an annotation's position is the log10 of the value).
+    const dots = variants.map(function (v) {
+      return { xref: "x", yref: "y", x: Math.log10(x), y: Math.log10(o.rows[v.id].time_s), text: "●",
+        showarrow: false, xanchor: "center", yanchor: "middle", font: { size: 18, color: COLORS[v.id] },
+        hovertext: v.name + ": " + o.text["time-" + v.id] };
+    });
+    return {
+      height: 285,
+      margin: { l: 55, r: 10, t: 10, b: 45 },
+      hovermode: "closest",
+      showlegend: false,
+      xaxis: { type: "log", range: [SLIDER[0], SLIDER[1]], dtick: 1, fixedrange: true,
+        title: { text: "Inter-DC bandwidth, GB/s", font: { size: 12 } } },
+      yaxis: { type: "log", dtick: 1, fixedrange: true, title: { text: "Seconds to " + data.target, font: { size: 12 } } },
+      shapes: shapes,
+      annotations: dots,
+    };
+  }
+
+  // Only what changed is written: a bandwidth move rewrites a few cells, not the break-even table.
+  function put(node, text) { if (node.textContent !== text) node.textContent = text; }
+  let shown = null;
+  function show(o, f) {
+    Object.keys(o.text).forEach(function (k) { if (outs[k]) put(outs[k], o.text[k]); });
+    put(sliderOut, o.text.bandwidth + " (" + o.text.gbits + ")");
+    slider.setAttribute("aria-valuetext", o.text.bandwidth);
+    put(meanNote, state.mean ? ", mean steps" : "");
+    if (shown === f) return;
+    shown = f;
+    f.crossings.forEach(function (c) {
+      put(pairRow(c.id), c.label);
+      put(outs["cross-" + c.id], c.text.cross);
+      put(outs["gbits-" + c.id], c.text.gbits);
+      put(outs["wins-" + c.id], c.text.wins);
+    });
+  }
+
+  function compute() {
+    return port.outputs(model, { bandwidth: state.bandwidth, basis: state.basis, budget: state.budget,
+      mean: state.mean });
+  }
+
+  function update(refill) {
+    const f = fixedPart();
+    if (refill) fillPoints(f);
+    const o = compute();
+    show(o, f);
+    return Plotly.react(plot, f.traces, layout(o), PLOT_CONFIG);
+  }
+
+  slider.addEventListener("input", function () {
+    state.bandwidth = port.bandwidthAt(Number(slider.value));
+    state.point = null;
+    pointSelect.selectedIndex = -1;
+    update(false);
+  });
+  pointSelect.addEventListener("change", function () {
+    const bw = pointBandwidth(pointSelect.value, fixedPart());
+    if (bw === null) return;
+    state.point = pointSelect.value;
+    state.bandwidth = bw;
+    slider.value = String(position(bw));
+    update(false);
+  });
+  basisSet.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.type === "radio") { state.basis = ev.target.value; update(true); }
+  });
+  budgetSet.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.type === "radio") { state.budget = ev.target.value; update(true); }
+  });
+  meanBox.addEventListener("change", function () { state.mean = meanBox.checked; update(true); });
+
+  // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
+  window.addEventListener("resize", function () {
+    if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
+    const p = Plotly.Plots.resize(plot);
+    if (p && typeof p.catch === "function") p.catch(function () {});
+  });
+
+  const f0 = fixedPart();
+  const home = data.points.filter(function (p) { return p.key === data.home; })[0];
+  if (home && home.bandwidth === state.bandwidth) state.point = "p:" + home.key;
+  fillPoints(f0);
+  const o0 = compute();
+  show(o0, f0);
+  Promise.resolve(Plotly.newPlot(plot, f0.traces, layout(o0), PLOT_CONFIG)).then(function () {
+    holder.dataset.ready = "true";
+  });
+})();

@@ -1,0 +1,227 @@
+// The module as a link kernel (deck CiT 05). The payload (<script id="data-link_kernel">) holds the module's
+// spec, the steps of E and E′ on 2 DC × 4 over 100 GbE phase by phase and the steps to the target by plane
+// count (simulation results.json data); every number drawn or printed is computed live by the port
+// (assets/js/ports/link_kernel.js), which the tests hold equal to the Python model. No inline script or
+// handler: it runs under a strict Content-Security-Policy.
+(function () {
+  "use strict";
+  const NAME = "link_kernel";
+  const holder = document.getElementById("chart-" + NAME);
+  const raw = document.getElementById("data-" + NAME);
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.linkKernel) return;
+  const port = window.Ports.linkKernel;
+  const data = JSON.parse(raw.textContent);
+  const model = data.model;
+  const d0 = data.defaults;
+  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+  const STAGE_LABELS = { port: "Port", optics: "Optics", compute: "Compute", fpga: "FPGA" };
+  const BIND = "#b5651d";
+  const OTHER = "#8d99ae";
+  const RESOURCE_COLORS = {
+    "GPU compute": "#1d3557",
+    "intra-DC link": "#457b9d",
+    "module port": "#a8dadc",
+    "module optics": "#e9c46a",
+    "module compute": "#e76f51",
+    "module FPGA": "#f4a261",
+    "inter-DC link": "#2a9d8f",
+  };
+
+  const state = { variant: d0.variant, budget: d0.budget, planes: d0.planes, fpga: d0.fpga };
+
+  function el(tag, props, children) {
+    const e = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (k) {
+      if (k === "text") e.textContent = props[k];
+      else if (k === "className") e.className = props[k];
+      else e.setAttribute(k, props[k]);
+    });
+    (children || []).forEach(function (c) { e.appendChild(c); });
+    return e;
+  }
+  function id(part) { return NAME + "-" + part; }
+  // Tight rows, so the whole explorer fits a 16:9 slide.
+  function compact(table) {
+    table.style.alignSelf = "start";
+    table.style.fontSize = "0.8rem";
+    table.querySelectorAll("th, td").forEach(function (c) { c.style.padding = "0.08rem 0.45rem"; });
+    return table;
+  }
+
+  // ---------------------------------------------------------------------------------------- controls
+  const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Link module settings" });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+
+  const variantSelect = el("select", { id: id("variant"), name: "variant" });
+  data.variants.forEach(function (v) {
+    const o = el("option", { value: v.id, text: v.label });
+    if (v.id === state.variant) o.selected = true;
+    variantSelect.appendChild(o);
+  });
+  form.appendChild(el("span", { className: "explorer-field" },
+    [el("label", { for: id("variant"), text: "Where the module sits" }), variantSelect]));
+
+  const budgetSet = el("fieldset", { className: "explorer-radios" }, [el("legend", { text: "Compute budget" })]);
+  ["low", "high", "free"].forEach(function (b) {
+    const rid = id("budget-" + b);
+    const r = el("input", { type: "radio", id: rid, name: id("budget"), value: b });
+    r.checked = b === state.budget;
+    budgetSet.appendChild(r);
+    const flops = model.budgets[b];
+    budgetSet.appendChild(el("label", { for: rid, title: model.budget_labels[b],
+      text: "[" + b + "] " + (flops === null ? "not charged" : port.grouped(flops / 1e9) + " GFLOP/s") }));
+  });
+  form.appendChild(budgetSet);
+
+  function range(name, label, min, max, value) {
+    const r = el("input", { type: "range", id: id(name), name: name, min: String(min), max: String(max), step: "1",
+      value: String(value) });
+    const out = el("output", { for: id(name), id: id(name + "-value") });
+    form.appendChild(el("span", { className: "explorer-field" }, [el("label", { for: id(name), text: label }), r, out]));
+    return { input: r, output: out };
+  }
+  const planes = range("planes", "Bit planes", data.planes_range[0], data.planes_range[1], state.planes);
+  const fpga = range("fpga", "FPGA rate (G values/s)", data.fpga_range_g[0], data.fpga_range_g[1], state.fpga / 1e9);
+
+  // ---------------------------------------------------------------------------------------- outputs
+  const TABLES = [
+    ["The four stages, G values/s", [
+      ["rate_port", "Port"],
+      ["rate_optics", "Optics"],
+      ["rate_compute", "Compute"],
+      ["rate_fpga", "FPGA"],
+      ["binding", "Binding stage"],
+      ["module_time", "Module time per step"],
+      ["stops_binding", "Transform binds until"],
+    ]],
+    ["Where the step goes", model.resources.map(function (r) { return ["hot_" + port.slug(r), r]; })],
+    ["The step, " + data.topology, [
+      ["step", "Step"],
+      ["steps", "Steps to " + data.target + " (ENOB 8)"],
+      ["time", "Time to " + data.target],
+    ]],
+  ];
+  const outs = {};
+  const tables = TABLES.map(function (group) {
+    const body = el("tbody");
+    group[1].forEach(function (row) {
+      const cell = el("td", { "data-out": row[0] });
+      outs[row[0]] = cell;
+      body.appendChild(el("tr", {}, [el("th", { scope: "row", text: row[1] }), cell]));
+    });
+    return compact(el("table", { className: "explorer-values" }, [el("caption", { text: group[0] }), body]));
+  });
+  const plot = el("div", { className: "explorer-plot", id: id("plot") });
+  const legend = el("ul", { className: "explorer-legend", "aria-label": "Colours of the step" });
+  model.resources.forEach(function (r) {
+    const swatch = el("span", { className: "swatch", "aria-hidden": "true" });
+    swatch.style.background = RESOURCE_COLORS[r];
+    legend.appendChild(el("li", {}, [swatch, document.createTextNode(r)]));
+  });
+  const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, tables);
+  const caption = el("figcaption", {
+    text: "Four pipelined stages; the slowest sets the module's rate, and each bit plane is one optical pass. " +
+      "Each sync round is charged to its slowest part. Computed in your browser from the simulation results " +
+      "(§2, §3, §6, §8).",
+  });
+
+  holder.textContent = "";
+  holder.appendChild(form);
+  holder.appendChild(plot);
+  holder.appendChild(legend);
+  holder.appendChild(outputs);
+  holder.appendChild(caption);
+
+  // ---------------------------------------------------------------------------------------- drawing
+  const STAGE_Y = port.STAGES.map(function (s) { return STAGE_LABELS[s]; });
+  const STEP_Y = "Step";
+
+  function traces(o) {
+    const rates = port.STAGES.map(function (s) { return o.rates[s] === null ? 0 : o.rates[s] / 1e9; });
+    const text = port.STAGES.map(function (s) {
+      return o.rates[s] === null ? "not charged" : port.fixed(o.rates[s] / 1e9, 2);
+    });
+    const out = [{
+      type: "bar", orientation: "h", x: rates, y: STAGE_Y, xaxis: "x", yaxis: "y", text: text,
+      textposition: "outside", cliponaxis: false, showlegend: false, width: 0.7,
+      marker: { color: port.STAGES.map(function (s) { return s === o.binding ? BIND : OTHER; }) },
+      hovertemplate: "%{y}: %{text} G values/s<extra></extra>",
+    }];
+    // The step as one bar per resource laid end to end (one trace, in the results' column order from the left).
+    const ph = port.phases(model, state.variant, port.specOf(model, settings()));
+    const byRes = {};
+    ph.forEach(function (p) { byRes[p.resource] = (byRes[p.resource] || 0) + p.time * 1e3; });
+    const shown = model.resources.filter(function (r) { return byRes[r]; });
+    const base = [];
+    let at = 0;
+    shown.forEach(function (r) { base.push(at); at += byRes[r]; });
+    out.push({
+      type: "bar", orientation: "h", y: shown.map(function () { return STEP_Y; }),
+      x: shown.map(function (r) { return byRes[r]; }), base: base, xaxis: "x2", yaxis: "y2", width: 0.8,
+      hovertext: shown, hovertemplate: "%{hovertext}: %{x:.3f} ms<extra></extra>", showlegend: false,
+      marker: { color: shown.map(function (r) { return RESOURCE_COLORS[r]; }), line: { color: "#fff", width: 1 } },
+    });
+    return out;
+  }
+
+  function layout(o) {
+    const finite = port.STAGES.filter(function (s) { return o.rates[s] !== null; })
+      .map(function (s) { return o.rates[s] / 1e9; });
+    return {
+      barmode: "overlay",
+      showlegend: false,
+      height: 215,
+      margin: { l: 62, r: 20, t: 22, b: 22 },
+      hovermode: "closest",
+      annotations: [
+        { xref: "paper", yref: "paper", x: 0, y: 1, yanchor: "bottom", xanchor: "left", showarrow: false,
+          text: "Stage rates, G values/s (the binding stage in orange)", font: { size: 12 } },
+        { xref: "paper", yref: "paper", x: 0, y: 0.26, yanchor: "bottom", xanchor: "left", showarrow: false,
+          text: "The step, ms, by where its time goes", font: { size: 12 } },
+      ],
+      xaxis: { domain: [0, 1], anchor: "y", range: [0, Math.max.apply(null, finite) * 1.18], fixedrange: true },
+      yaxis: { domain: [0.5, 1], anchor: "x", autorange: "reversed", fixedrange: true },
+      xaxis2: { domain: [0, 1], anchor: "y2", rangemode: "tozero", fixedrange: true },
+      yaxis2: { domain: [0, 0.24], anchor: "x2", fixedrange: true, showticklabels: false },
+    };
+  }
+
+  function settings() {
+    return { variant: state.variant, budget: state.budget, planes: state.planes, fpga: state.fpga };
+  }
+
+  function put(node, text) { if (node.textContent !== text) node.textContent = text; }
+  function show(o) {
+    Object.keys(outs).forEach(function (k) { put(outs[k], o.text[k]); });
+    put(planes.output, o.text.planes);
+    put(fpga.output, o.text.fpga);
+    planes.input.setAttribute("aria-valuetext", o.text.planes + " bit planes");
+    fpga.input.setAttribute("aria-valuetext", o.text.fpga);
+  }
+
+  function update() {
+    const o = port.outputs(model, settings());
+    show(o);
+    return Plotly.react(plot, traces(o), layout(o), PLOT_CONFIG);
+  }
+
+  variantSelect.addEventListener("change", function () { state.variant = variantSelect.value; update(); });
+  budgetSet.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.type === "radio") { state.budget = ev.target.value; update(); }
+  });
+  planes.input.addEventListener("input", function () { state.planes = Number(planes.input.value); update(); });
+  fpga.input.addEventListener("input", function () { state.fpga = Number(fpga.input.value) * 1e9; update(); });
+
+  // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
+  window.addEventListener("resize", function () {
+    if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
+    const p = Plotly.Plots.resize(plot);
+    if (p && typeof p.catch === "function") p.catch(function () {});
+  });
+
+  const first = port.outputs(model, settings());
+  show(first);
+  Promise.resolve(Plotly.newPlot(plot, traces(first), layout(first), PLOT_CONFIG)).then(function () {
+    holder.dataset.ready = "true";
+  });
+})();

@@ -1,0 +1,273 @@
+"""The break-even explorer in Chromium: its defaults print the 100 GbE column of the simulation's §2 and the E-basis
+rows of §7a; every recorded point and budget prints every 2 DC × 4 cell of §2, the two step bases and the unrounded
+mean print every row of §7a; the log slider runs from 0.1 to 1,000 GB/s; every control moves the chart and the
+printed values, and nothing logs an error, under a Content-Security-Policy without inline scripts.
+
+The page is built in a sandbox project (this project's content, templates and data, plus one page holding only
+the chart). The expected texts come from results.md through this file's own table reader, not from the builder.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from site_builder.build import Options, build
+from tests.browser.conftest import QuietHandler
+from tests.conftest import PROJECT, REFERENCE, VENDOR
+
+pytestmark = pytest.mark.browser
+
+NAME = "breakeven"
+CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"
+# results.md §2 column -> the recorded point's key in the explorer
+POINTS = {
+    "2 DC × 4, 8 Gb/s WAN (illustrative)": "2dc4.8gbps",
+    "2 DC × 4, 25 GbE": "2dc4.25gbe",
+    "2 DC × 4, 100 GbE": "2dc4.100gbe",
+    "2 DC × 4, 400G (illustrative)": "2dc4.400g",
+    "2 DC × 4, 800G (illustrative)": "2dc4.800g",
+}
+NAMES = {"A": "A", "B": "B", "C": "C", "C′": "Cp", "E": "E", "E′": "Ep"}
+
+
+def tables(md: str, number: str) -> list[list[dict[str, str]]]:
+    """The tables of section ``number`` of a results.md, each a list of {column: cell text} rows."""
+    out: list[list[dict[str, str]]] = []
+    inside, header = False, None
+    for line in md.splitlines():
+        if line.startswith("## "):
+            inside, header = line.startswith(f"## {number}. "), None
+            continue
+        if not inside or not line.startswith("|"):
+            header = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if header is None:
+            header = cells
+            out.append([])
+        elif not all(re.fullmatch(r":?-+:?", c) for c in cells):
+            out[-1].append(dict(zip(header, cells, strict=True)))
+    return out
+
+
+def row_id(label: str) -> tuple[str, str]:
+    """'E′ band computed … [low] (hypothetical)' -> ('Ep', 'low'); 'A AdamW, …' -> ('A', 'free')."""
+    budget = re.search(r"\[(free|low|high)\]", label)
+    return NAMES[label.split(" ", 1)[0]], budget.group(1) if budget else "free"
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict:
+    md = (PROJECT / "data" / "simulation" / "results.md").read_text(encoding="utf-8")
+    s2 = tables(md, "2")
+    times: dict[tuple[str, str], dict[str, str]] = {}
+    for r in s2[0]:
+        times[row_id(r["Variant"])] = {POINTS[c]: r[c] for c in POINTS}
+    steps: dict[tuple[str, str], dict[str, str]] = {}
+    for r in s2[1]:
+        steps[row_id(r["Variant"].removesuffix(", step"))] = {POINTS[c]: r[c] for c in POINTS}
+    rows_7a = tables(md, "7")[0]
+    assert len(times) == len(steps) == 10 and len(rows_7a) == 23
+    return {"times": times, "steps": steps, "7a": rows_7a}
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp(NAME)
+    project = root / "project"
+    for part in ("content", "templates", "data"):
+        shutil.copytree(PROJECT / part, project / part)
+    page = project / "content" / "x" / "index.md"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(f"---\ntitle: X\n---\n\n::chart[{NAME}]\n", encoding="utf-8")
+    out = root / "site"
+    build(
+        Options(project=project, out=out, vendor=VENDOR, reference=REFERENCE, cache=root / "cache"),
+        log=lambda _: None,
+    )
+    handler = functools.partial(QuietHandler, directory=str(out))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/x/"
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture()
+def page(browser, sandbox):
+    """The chart page under a CSP without inline scripts; console errors and page errors collected."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    pg.errors = []  # type: ignore[attr-defined]
+    pg.on("console", lambda m: pg.errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    pg.on("pageerror", lambda e: pg.errors.append(f"pageerror: {e}"))
+
+    def with_csp(route):
+        resp = route.fetch()
+        headers = dict(resp.headers)
+        if "text/html" in headers.get("content-type", ""):
+            headers["content-security-policy"] = CSP
+        route.fulfill(response=resp, headers=headers)
+
+    pg.route(re.compile(r"^http://127\.0\.0\.1:\d+/(.*/)?(index\.html)?$"), with_csp)  # the pages only
+    pg.goto(sandbox)
+    pg.wait_for_selector(f"#chart-{NAME}[data-ready='true']", timeout=15000)
+    yield pg
+    pg.close()
+
+
+def printed(pg) -> dict[str, str]:
+    return pg.evaluate(
+        """name => Object.fromEntries(Array.from(document.querySelectorAll('#chart-' + name + ' [data-out]'))
+            .map(e => [e.dataset.out, e.textContent]))""",
+        NAME,
+    )
+
+
+def crossing_rows(pg) -> dict[str, tuple[str, str, str]]:
+    """The break-even table as shown: row label -> (crossing, Gb/s, wins)."""
+    return pg.evaluate(
+        """name => Object.fromEntries(Array.from(document.querySelectorAll('#chart-' + name + ' tr[data-pair]'))
+            .map(r => [r.querySelector('th').textContent,
+                       Array.from(r.querySelectorAll('td')).map(td => td.textContent)]))""",
+        NAME,
+    )
+
+
+def chart(pg) -> str:
+    return pg.evaluate(
+        """name => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
+            return JSON.stringify([gd.data, gd.layout.shapes, gd.layout.annotations]); }""",
+        NAME,
+    )
+
+
+def cells_at(expected: dict, point: str, budget: str) -> dict[str, str]:
+    want = {}
+    for v in NAMES.values():
+        b = budget if v in ("E", "Ep") else "free"
+        want[f"time-{v}"] = expected["times"][v, b][point]
+        want[f"step-{v}"] = expected["steps"][v, b][point]
+    return want
+
+
+def rows_7a(expected: dict, basis: str) -> dict[str, list[str]]:
+    """§7a's rows for a steps basis ('e' or 'c'), with the measured rows, by their label."""
+    out = {}
+    for r in expected["7a"]:
+        label = r["Challenger vs incumbent"]
+        if label.endswith(f"({basis})") or label.endswith("(m)"):
+            out[label] = [r["Crossing"], r["Gb/s"], r["Challenger wins"]]
+    return out
+
+
+def test_defaults_print_the_100gbe_column_and_the_e_rows(page, expected):
+    got = printed(page)
+    want = cells_at(expected, "2dc4.100gbe", "free")
+    assert {k: got[k] for k in want} == want
+    assert got["bandwidth"] == "12.50 GB/s"
+    assert crossing_rows(page) == rows_7a(expected, "e")
+    assert page.input_value(f"#{NAME}-point") == "p:2dc4.100gbe"
+    assert page.errors == []
+
+
+def test_every_recorded_point_and_budget_prints_every_2dc4_cell(page, expected):
+    checked = 0
+    for budget in ("free", "low", "high"):
+        page.check(f"#{NAME}-budget-{budget}")
+        for point in POINTS.values():
+            page.select_option(f"#{NAME}-point", f"p:{point}")
+            got = printed(page)
+            want = cells_at(expected, point, budget)
+            assert {k: got[k] for k in want} == want, (point, budget)
+            checked += len(want)
+    assert checked == 3 * 5 * 12
+    assert page.errors == []
+
+
+def test_both_bases_and_the_unrounded_mean_print_every_row_of_7a(page, expected):
+    shown = 0
+    for basis in ("e", "c"):
+        page.check(f"#{NAME}-basis-{basis}")
+        assert crossing_rows(page) == rows_7a(expected, basis), basis
+        shown += len(rows_7a(expected, basis))
+    page.check(f"#{NAME}-mean")
+    mean_row = next(r for r in expected["7a"] if "unrounded mean" in r["Challenger vs incumbent"])
+    got = crossing_rows(page)["C′ vs A (m, unrounded mean steps)"]
+    assert got == [mean_row["Crossing"], mean_row["Gb/s"], mean_row["Challenger wins"]]
+    assert shown - 6 + 1 == len(expected["7a"])  # the measured rows are shown with both bases
+    assert page.errors == []
+
+
+def test_a_crossing_is_a_recorded_point(page, expected):
+    page.select_option(f"#{NAME}-point", "x:Ep_vs_A")
+    got = printed(page)
+    assert got["bandwidth"] == "1.57 GB/s"
+    assert got["cross-Ep_vs_A"] == "1.57 GB/s"
+    assert page.errors == []
+
+
+def test_the_log_slider_runs_from_0_1_to_1000_gb_s(page):
+    slider = f"#{NAME}-bandwidth"
+    page.focus(slider)
+    page.keyboard.press("Home")
+    assert printed(page)["bandwidth"] == "0.10 GB/s"
+    assert page.input_value(f"#{NAME}-point") == ""  # the slider moved away from the recorded points
+    page.keyboard.press("End")
+    assert printed(page)["bandwidth"] == "1,000.00 GB/s"
+    assert page.text_content(f"#{NAME}-bandwidth-value") == "1,000.00 GB/s (8,000.00 Gb/s)"
+    page.keyboard.press("ArrowLeft")
+    assert printed(page)["bandwidth"] == "977.24 GB/s"  # one step of 0.01 in log10
+    page.evaluate(
+        "s => { const e = document.querySelector(s); e.value = '1'; e.dispatchEvent(new Event('input')); }", slider
+    )
+    assert printed(page)["bandwidth"] == "10.00 GB/s"
+    assert page.errors == []
+
+
+def test_every_control_moves_the_chart_and_the_outputs(page):
+    sel = f"#{NAME}-"
+
+    def key(selector: str, k: str):
+        return lambda: (page.focus(selector), page.keyboard.press(k))
+
+    moves = [
+        ("bandwidth", key(sel + "bandwidth", "ArrowLeft")),
+        ("recorded point", lambda: page.select_option(sel + "point", "p:2dc4.8gbps")),
+        ("steps", key(f"#chart-{NAME} input[name='{NAME}-basis']:checked", "ArrowRight")),
+        ("budget", key(f"#chart-{NAME} input[name='{NAME}-budget']:checked", "ArrowRight")),
+        ("unrounded mean", key(sel + "mean", "Space")),
+    ]
+    for name, move in moves:
+        before_chart, before_out = chart(page), printed(page)
+        move()
+        after_chart, after_out = chart(page), printed(page)
+        assert after_chart != before_chart, f"{name}: the chart did not change"
+        assert after_out != before_out, f"{name}: no printed value changed"
+    page.evaluate("window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(100)
+    assert page.errors == []
+
+
+def test_controls_are_labelled_and_the_chart_is_configured(page):
+    unlabelled = page.evaluate(
+        """name => Array.from(document.querySelectorAll('#chart-' + name + ' input, #chart-' + name + ' select'))
+            .filter(e => !(e.labels && e.labels.length)).map(e => e.id || e.name)""",
+        NAME,
+    )
+    assert unlabelled == []
+    ctx = page.evaluate(
+        """name => { const c = document.querySelector('#chart-' + name + ' .js-plotly-plot')._context;
+            return [c.displaylogo, c.responsive, c.displayModeBar]; }""",
+        NAME,
+    )
+    assert ctx == [False, True, False]
+    assert page.locator(f"#chart-{NAME} figcaption").count() == 1
+    height = page.evaluate("name => document.getElementById('chart-' + name).getBoundingClientRect().height", NAME)
+    assert height < 700
