@@ -133,18 +133,22 @@ def test_default_state_prints_the_results_row(page):
 
 
 def test_controls_are_labelled_keyboard_ranges(page):
-    info = page.evaluate(
-        f"""() => [...document.querySelectorAll('#chart-{NAME} select, #chart-{NAME} input')].map((e) => ({{
-          id: e.id, type: e.type, labels: [...e.labels].map((l) => l.textContent),
-          valuetext: e.getAttribute('aria-valuetext'),
+    ranges = page.evaluate(
+        f"""() => [...document.querySelectorAll('#chart-{NAME} input[type=range]')].map((e) => ({{
+          id: e.id, labels: [...e.labels].map((l) => l.textContent), valuetext: e.getAttribute('aria-valuetext'),
           output: document.querySelector(`output[for='${{e.id}}']`).textContent}}))"""
     )
-    assert [(i["type"], i["labels"]) for i in info] == [
-        ("range", ["Fabrication error"]),
-        ("range", ["Read-out noise"]),
+    assert [(r["id"], r["labels"]) for r in ranges] == [
+        (f"{NAME}-fab", ["Fabrication error"]),
+        (f"{NAME}-noise", ["Read-out noise"]),
     ]
-    assert all(i["valuetext"] == i["output"] for i in info), info
+    assert all(r["valuetext"] == r["output"] for r in ranges), ranges
     assert page.locator(f"output[for='{NAME}-fab']").is_visible()
+    unlabelled = page.evaluate(
+        f"() => [...document.querySelectorAll('#chart-{NAME} input, #chart-{NAME} select')]"
+        ".filter((e) => !e.labels.length).map((e) => e.outerHTML)"
+    )
+    assert unlabelled == []
     assert page.evaluate("() => document.querySelectorAll('[onclick],[oninput],[onchange],[onload]').length") == 0
 
 
