@@ -16,6 +16,8 @@ bytes the page loaded.
 
 Without ``--controls`` every select, radio group, range, number input, checkbox and button with an id inside
 ``#chart-NAME`` is moved.
+``--cpu-time`` adds the main thread's CPU time per move (from a Chromium trace), which other processes
+competing for the CPU inflate much less than the wall time.
 """
 
 from __future__ import annotations
@@ -138,6 +140,23 @@ def build_sandbox(names: list[str], root: Path) -> Path:
     return out
 
 
+def dispatch_cpu_ms(trace: bytes, moves: int) -> list[float]:
+    """Thread (CPU) time of the last ``moves`` input/change/click dispatches in a Chromium trace, in ms.
+
+    Counts the work done synchronously in the event's handlers (for these explorers, the port and
+    Plotly.react up to plotly_afterplot); other processes' load inflates wall time much more than this.
+    """
+    events = [
+        e
+        for e in json.loads(trace)["traceEvents"]
+        if e.get("name") == "EventDispatch"
+        and e.get("args", {}).get("data", {}).get("type") in ("input", "change", "click")
+        and "tdur" in e
+    ]
+    events.sort(key=lambda e: e["ts"])
+    return [e["tdur"] / 1000 for e in events[-moves:]]
+
+
 def nearest_rank(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[max(0, math.ceil(q * len(s)) - 1)]
@@ -153,6 +172,12 @@ def main() -> None:
     ap.add_argument("--site", type=Path, help="a built site to use instead of building a sandbox")
     ap.add_argument("--page", help="with --site: the page (path below the site) holding the explorer")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
+    ap.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="also report the main thread's CPU time per move, from a Chromium trace (EventDispatch thread "
+        "time): less sensitive than wall time to other processes competing for the CPU",
+    )
     args = ap.parse_args()
     if args.controls and len(args.names) != 1:
         ap.error("--controls takes one explorer name")
@@ -186,9 +211,12 @@ def main() -> None:
                 page.goto(base + (args.page if args.site else f"bench-{name}/"))
                 page.wait_for_selector(f"#chart-{name}[data-ready='true']", timeout=60_000)
                 selectors = args.controls or page.evaluate(DISCOVER_JS, name)
+                if args.cpu_time:
+                    browser.start_tracing(page=page, categories=["devtools.timeline"])
                 r = page.evaluate(
                     MEASURE_JS, {"name": name, "selectors": selectors, "moves": args.moves, "warmup": args.warmup}
                 )
+                cpu_ms = dispatch_cpu_ms(browser.stop_tracing(), args.moves) if args.cpu_time else []
                 js_bytes = page.evaluate(JS_BYTES_JS)
                 page.close()
                 times = r["times"]
@@ -205,6 +233,8 @@ def main() -> None:
                             s: statistics.median(t) if t else None
                             for s, t in zip(selectors, r["byControl"], strict=True)
                         },
+                        "cpu_median_ms": statistics.median(cpu_ms) if cpu_ms else None,
+                        "cpu_p95_ms": nearest_rank(cpu_ms, 0.95) if cpu_ms else None,
                         "js_bytes": js_bytes,
                         "cpu_slowdown": args.cpu,
                         "errors": errors,
@@ -229,6 +259,8 @@ def main() -> None:
             print(
                 f"  input to plotly_afterplot: median {r['median_ms']:.2f} ms, p95 {r['p95_ms']:.2f} ms, max {r['max_ms']:.2f} ms"
             )
+        if r["cpu_median_ms"] is not None:
+            print(f"  main-thread CPU per move: median {r['cpu_median_ms']:.2f} ms, p95 {r['cpu_p95_ms']:.2f} ms")
         for sel, med in r["median_ms_by_control"].items():
             if med is not None:
                 print(f"    {sel}: median {med:.2f} ms")

@@ -55,8 +55,7 @@ CSP = (
 OUTPUTS_JS = """() => Object.fromEntries(
   [...document.querySelectorAll('#chart-amdahl [data-out]')].map((e) => [e.dataset.out, e.textContent]))"""
 PLOT_JS = """() => { const gd = document.querySelector('#chart-amdahl .js-plotly-plot');
-  return JSON.stringify({data: gd.data.map((t) => [t.name, t.x, t.y]),
-                         ticks: gd.layout.xaxis.ticktext}); }"""
+  return JSON.stringify(gd.data.map((t) => [t.name, t.x, t.y, t.customdata])); }"""
 
 
 class CspHandler(http.server.SimpleHTTPRequestHandler):

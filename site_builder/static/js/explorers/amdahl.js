@@ -180,25 +180,19 @@
     });
   }
 
-  // No Plotly legend and no annotations: both are redrawn on every update and cost more than the bars
-  // (see scripts/bench_explorers.py). The legend is plain HTML, drawn once; each bar's optical share is in
-  // its axis label.
-  function layout(v) {
+  // Only the bars change from one setting to the next: no Plotly legend, no annotations and fixed tick
+  // labels, all of which Plotly would lay out again on every update (each costs more than the bars; see
+  // scripts/bench_explorers.py), and fixed axes (no zoom or pan on three bars: no drag boxes to rebuild).
+  // The legend is plain HTML, drawn once; the shares are in the table beside the chart and in the hover.
+  // A new object each time: Plotly writes its computed ranges into the layout it is given.
+  function layout() {
     return {
       barmode: "stack",
       showlegend: false,
-      dragmode: false, // no zoom or pan on three bars: fixed axes halve Plotly's redraw (no drag boxes)
-      margin: { l: 64, r: 10, t: 10, b: 40 },
+      dragmode: false,
+      margin: { l: 64, r: 10, t: 10, b: 30 },
       height: 300,
-      xaxis: {
-        tickmode: "array",
-        tickvals: PASSES.map(function (p) { return p[1]; }),
-        ticktext: PASSES.map(function (p) { return p[1] + "<br>" + v.text[p[0]]; }),
-        tickangle: 0,
-        automargin: true,
-        fixedrange: true,
-        title: { text: "Pass (its optical share)", standoff: 6 },
-      },
+      xaxis: { fixedrange: true },
       yaxis: { title: { text: "PFLOP per optimizer step" }, rangemode: "tozero", fixedrange: true },
     };
   }
@@ -211,7 +205,7 @@
   function update() {
     const c = current();
     show(c.view);
-    return Plotly.react(plot, traces(c.view), layout(c.view), PLOT_CONFIG);
+    return Plotly.react(plot, traces(c.view), layout(), PLOT_CONFIG);
   }
 
   variantSelect.addEventListener("change", function () { state.variant = variantSelect.value; update(); });
@@ -229,7 +223,7 @@
 
   const first = current();
   show(first.view);
-  Promise.resolve(Plotly.newPlot(plot, traces(first.view), layout(first.view), PLOT_CONFIG)).then(function () {
+  Promise.resolve(Plotly.newPlot(plot, traces(first.view), layout(), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });
 })();
