@@ -66,7 +66,9 @@ def test_hover_shows_the_source(browser, server):
     page.goto(server + "cit/")
     fig = page.locator('.fig[data-fig="exp.final.A"]').first
     fig.hover()
-    content = fig.evaluate("e => getComputedStyle(e, '::after').content")
+    card = page.locator("#fig-card")  # the number card (assets/js/site.js)
+    card.wait_for(state="visible")
+    content = card.inner_text()
     assert "Source: " in content and "results.md" in content
     page.close()
 

@@ -1,81 +1,304 @@
-// Site-wide behaviour: glossary terms show their short definition on hover, keyboard focus and tap.
-// A first tap on a term opens the definition; a second tap (or Enter) follows the link; Escape closes.
+// Site-wide behaviour. No inline script anywhere: this file and theme.js run under the site's strict CSP.
+//
+// * Glossary terms show their short definition, and figures (a.fig, every number on the site) a card with
+//   the value, its source cell, the pages that show it and, where ours differs, the published value: on hover,
+//   keyboard focus and tap. A first tap opens it; a second tap (or Enter) follows the link; Escape closes it.
+//   The pages and published values are read from figures.json when a card first opens, then kept.
+// * The header's dark-mode toggle (theme.js applies the choice before the page is drawn).
+// * Charts have their own file, charts.js, loaded only on pages with a chart.
+// * Printing: numbers whose source is on another page get a note number; the sources are listed at the end.
 (function () {
   "use strict";
-  let tip = null;
-  let owner = null;
+  const script = document.currentScript;
+  const ROOT = script && script.src ? script.src.replace(/assets\/js\/site\.js(?:[?#].*)?$/, "") : "";
 
-  function ensureTip() {
-    if (tip) return tip;
-    tip = document.createElement("div");
-    tip.className = "term-tip";
-    tip.id = "term-tip";
-    tip.setAttribute("role", "tooltip");
-    tip.hidden = true;
-    document.body.appendChild(tip);
-    return tip;
+  function closest(target, selector) {
+    return target && target.closest ? target.closest(selector) : null;
   }
 
-  function place(el) {
-    const t = ensureTip();
-    const r = el.getBoundingClientRect();
-    const vw = document.documentElement.clientWidth;
-    const width = Math.min(320, vw - 16);
-    t.style.maxWidth = width + "px";
-    t.hidden = false;
-    const w = t.offsetWidth;
-    let left = r.left + window.scrollX;
-    left = Math.max(window.scrollX + 8, Math.min(left, window.scrollX + vw - w - 8));
-    let top = r.bottom + window.scrollY + 6;
-    if (r.bottom + t.offsetHeight + 12 > window.innerHeight && r.top > t.offsetHeight + 12) {
-      top = r.top + window.scrollY - t.offsetHeight - 6;
+  // One popover per kind (terms, figures), anchored to the element that opened it and kept inside the viewport.
+  function popover(opts) {
+    let card = null;
+    let owner = null;
+    let firstTap = false;
+    let hideTimer = 0;
+
+    function ensure() {
+      if (card) return card;
+      card = document.createElement("div");
+      card.className = opts.className;
+      card.id = opts.id;
+      if (opts.role) card.setAttribute("role", opts.role);
+      card.hidden = true;
+      card.addEventListener("mouseenter", cancelHide);
+      card.addEventListener("mouseleave", function (e) { if (!owner || !owner.contains(e.relatedTarget)) scheduleHide(); });
+      document.body.appendChild(card);
+      return card;
     }
-    t.style.left = left + "px";
-    t.style.top = top + "px";
+    function cancelHide() { clearTimeout(hideTimer); hideTimer = 0; }
+    function scheduleHide() { cancelHide(); hideTimer = setTimeout(close, 180); }
+    function isOpen(el) { return owner === el && !!card && !card.hidden; }
+
+    function place(el) {
+      const c = ensure();
+      const r = el.getBoundingClientRect();
+      const vw = document.documentElement.clientWidth;
+      const vh = window.innerHeight;
+      c.style.maxWidth = Math.min(opts.width, vw - 16) + "px";
+      c.style.left = "0px";
+      c.style.top = "0px";
+      c.hidden = false;
+      const w = c.offsetWidth;
+      const h = c.offsetHeight;
+      const left = Math.max(8, Math.min(r.left, vw - w - 8));
+      let top;
+      if (r.bottom + 6 + h <= vh - 8) top = r.bottom + 6;
+      else if (r.top - 6 - h >= 8) top = r.top - 6 - h;
+      else top = Math.max(8, Math.min(r.bottom + 6, vh - h - 8));
+      c.style.left = left + window.scrollX + "px";
+      c.style.top = top + window.scrollY + "px";
+    }
+
+    function open(el) {
+      cancelHide();
+      if (isOpen(el)) return;
+      const c = ensure();
+      if (owner && owner !== el) owner.removeAttribute("aria-describedby");
+      owner = el;
+      opts.fill(c, el, function () { if (isOpen(el)) place(el); });
+      el.setAttribute("aria-describedby", opts.id);
+      place(el);
+    }
+
+    function close() {
+      cancelHide();
+      if (owner) owner.removeAttribute("aria-describedby");
+      owner = null;
+      if (card) card.hidden = true;
+    }
+
+    document.addEventListener("mouseover", function (e) {
+      const el = closest(e.target, opts.selector);
+      if (el) open(el);
+      else if (card && card.contains(e.target)) cancelHide();
+    });
+    document.addEventListener("mouseout", function (e) {
+      const el = closest(e.target, opts.selector);
+      if (!el || el !== owner) return;
+      const to = e.relatedTarget;
+      if (el.contains(to) || (card && card.contains(to))) return;
+      if (document.activeElement === el) return; // opened by the keyboard too: stays until focus leaves
+      scheduleHide();
+    });
+    document.addEventListener("focusin", function (e) {
+      const el = closest(e.target, opts.selector);
+      if (el) open(el);
+      else if (!(card && card.contains(e.target))) close();
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && owner) close();
+    });
+    // Touch: the first tap shows the popover, the second follows the link. Whether it was already open is
+    // read at pointerdown, before the tap's focus opens it.
+    document.addEventListener("pointerdown", function (e) {
+      const el = closest(e.target, opts.selector);
+      firstTap = e.pointerType === "touch" && !!el && !isOpen(el);
+    }, true);
+    document.addEventListener("click", function (e) {
+      const el = closest(e.target, opts.selector);
+      if (!el) {
+        if (!(card && card.contains(e.target))) close();
+        return;
+      }
+      if (firstTap) { e.preventDefault(); firstTap = false; open(el); }
+    });
+    window.addEventListener("resize", function () { if (owner) place(owner); });
+    return { open: open, close: close };
   }
 
-  function open(el) {
-    const t = ensureTip();
-    t.textContent = el.dataset.short;
-    owner = el;
-    el.setAttribute("aria-describedby", "term-tip");
-    place(el);
+  function node(tag, props, children) {
+    const e = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (k) {
+      if (k === "text") e.textContent = props[k];
+      else if (k === "className") e.className = props[k];
+      else e.setAttribute(k, props[k]);
+    });
+    (children || []).forEach(function (c) { e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
   }
 
-  function close() {
-    if (owner) owner.removeAttribute("aria-describedby");
-    owner = null;
-    if (tip) tip.hidden = true;
+  popover({
+    selector: "a.term", id: "term-tip", className: "term-tip", role: "tooltip", width: 320,
+    fill: function (c, el) { c.textContent = el.dataset.short; },
+  });
+
+  // ---------------------------------------------------------------------------------------- number cards
+  let index = null;
+  function figureIndex() {
+    if (!index) {
+      index = fetch(ROOT + "figures.json", { credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+        .then(function (d) {
+          const list = Array.isArray(d.figures) ? d.figures : Object.keys(d.figures || {}).map(function (k) {
+            return Object.assign({ key: k }, d.figures[k]);
+          });
+          const byKey = {};
+          list.forEach(function (f) { byKey[f.key] = f; });
+          return { byKey: byKey, titles: d.titles || d.pages || {} };
+        });
+      index.catch(function () { index = null; });
+    }
+    return index;
+  }
+  let navTitles = null;
+  function pageTitle(url, titles) {
+    if (titles && typeof titles[url] === "string") return titles[url];
+    if (!navTitles) {
+      navTitles = {};
+      document.querySelectorAll(".site-header nav .nav-group").forEach(function (g) {
+        const group = g.querySelector(".nav-title");
+        g.querySelectorAll("a[href]").forEach(function (a) {
+          navTitles[a.href] = (group ? group.textContent.trim() + ": " : "") + a.textContent.trim();
+        });
+      });
+    }
+    const abs = new URL(url, ROOT).href;
+    if (navTitles[abs]) return navTitles[abs];
+    if (!url) return "Home";
+    const parts = url.replace(/\/$/, "").split("/");
+    const last = parts[parts.length - 1].replace(/\.html$/, "");
+    const m = /^(\d+)-(.*)$/.exec(last);
+    const words = (m ? m[2] : last).replace(/-/g, " ");
+    const text = words.charAt(0).toUpperCase() + words.slice(1);
+    return m && parts[1] === "decks" ? "Deck " + m[1] + ": " + text : text;
   }
 
-  document.addEventListener("mouseover", function (e) {
-    const el = e.target.closest && e.target.closest("a.term");
-    if (el) open(el);
+  popover({
+    selector: "a.fig", id: "fig-card", className: "fig-card", width: 380,
+    fill: function (c, el, reposition) {
+      c.textContent = "";
+      c.appendChild(node("p", { className: "fig-card-value", text: el.textContent }));
+      c.appendChild(node("p", {}, [node("span", { className: "fig-card-label", text: "Source: " }),
+        node("a", { href: el.getAttribute("href"), text: el.dataset.src || el.getAttribute("href") })]));
+      const more = node("div", { className: "fig-card-more" }, [node("p", { className: "fig-card-label", text: "Shown on: …" })]);
+      c.appendChild(more);
+      c.appendChild(node("p", { className: "fig-card-key" }, [node("code", { text: el.dataset.fig })]));
+      figureIndex().then(function (ix) {
+        const f = ix.byKey[el.dataset.fig];
+        more.textContent = "";
+        if (!f) return;
+        const here = location.href.split("#")[0];
+        const pages = (f.pages || []).filter(function (u) { return new URL(u, ROOT).href !== here; });
+        if (pages.length) {
+          more.appendChild(node("p", { className: "fig-card-label", text: "Also shown on:" }));
+          more.appendChild(node("ul", {}, pages.map(function (u) {
+            return node("li", {}, [node("a", { href: ROOT + u, text: pageTitle(u, ix.titles) })]);
+          })));
+        } else {
+          more.appendChild(node("p", { className: "fig-card-label", text: "Shown on no other page." }));
+        }
+        if (typeof f.published === "string") {
+          if (f.published === f.text) {
+            more.appendChild(node("p", { text: "The same as the published figure." }));
+          } else {
+            more.appendChild(node("p", { className: "fig-card-differs" }, [
+              "Published: ", node("strong", { text: f.published }), " · ours: ", node("strong", { text: f.text }),
+              ". The results section says why they differ."]));
+          }
+        }
+        reposition();
+      }, function () {
+        more.textContent = "";
+        more.appendChild(node("p", {}, ["The pages that show it: ", node("a", { href: ROOT + "figures/", text: "the figure index" })]));
+        reposition();
+      });
+    },
   });
-  document.addEventListener("mouseout", function (e) {
-    const el = e.target.closest && e.target.closest("a.term");
-    if (el && el === owner && !el.contains(e.relatedTarget)) close();
-  });
-  document.addEventListener("focusin", function (e) {
-    const el = e.target.closest && e.target.closest("a.term");
-    if (el) open(el); else close();
-  });
-  document.addEventListener("keydown", function (e) {
-    if (e.key === "Escape" && owner) close();
-  });
-  // Touch: the first tap shows the definition, the second follows the link. Whether the definition
-  // was already open is read at pointerdown, before the tap's focus opens it.
-  let firstTap = false;
-  document.addEventListener("pointerdown", function (e) {
-    const el = e.target.closest && e.target.closest("a.term");
-    firstTap = e.pointerType === "touch" && !!el && (owner !== el || !tip || tip.hidden);
-  }, true);
-  document.addEventListener("click", function (e) {
-    const el = e.target.closest && e.target.closest("a.term");
-    if (!el) { close(); return; }
-    if (firstTap) { e.preventDefault(); firstTap = false; open(el); }
-  });
-  window.addEventListener("resize", function () { if (owner) place(owner); });
+
+  // ---------------------------------------------------------------------------------------- dark mode
+  const toggle = document.querySelector("[data-theme-toggle]");
+  if (toggle) {
+    const rootEl = document.documentElement;
+    const sync = function () { toggle.setAttribute("aria-pressed", String(rootEl.getAttribute("data-theme") === "dark")); };
+    toggle.hidden = false;
+    sync();
+    toggle.addEventListener("click", function () {
+      const next = rootEl.getAttribute("data-theme") === "dark" ? "light" : "dark";
+      try { localStorage.setItem("theme", next); } catch (e) { /* private mode: for this page only */ }
+      rootEl.setAttribute("data-theme", next);
+      sync();
+      window.dispatchEvent(new CustomEvent("themechange", { detail: { theme: next } }));
+    });
+    if (window.matchMedia) {
+      const m = window.matchMedia("(prefers-color-scheme: dark)");
+      if (m.addEventListener) m.addEventListener("change", function () { setTimeout(sync, 0); });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------- chart code
+  // Plotly and the explorers' code (listed in <script id="chart-scripts">) load after the page is parsed, so
+  // DOMContentLoaded does not wait for them: Plotly and charts.js at once, then each chart's port and page code
+  // when the chart comes near the viewport, and every other chart's when the page has loaded and the browser is
+  // idle. Scripts inserted with async = false run in the order they were inserted (Plotly first).
+  const spec = document.getElementById("chart-scripts");
+  if (spec) {
+    const list = JSON.parse(spec.textContent);
+    const inserted = new Set();
+    const add = function (src) {
+      if (inserted.has(src)) return;
+      inserted.add(src);
+      const el = document.createElement("script");
+      el.src = src;
+      el.async = false;
+      document.body.appendChild(el);
+    };
+    list.first.forEach(add);
+    const figures = Array.from(document.querySelectorAll("figure.chart[data-chart]"));
+    const codeOf = function (fig) {
+      const name = fig.dataset.chart;
+      list.charts.filter(function (src) { return src.slice(-name.length - 4) === "/" + name + ".js"; }).forEach(add);
+    };
+    const rest = function () { figures.forEach(codeOf); };
+    if ("IntersectionObserver" in window) {
+      const seen = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) { if (e.isIntersecting) { seen.unobserve(e.target); codeOf(e.target); } });
+      }, { rootMargin: "600px 0px" });
+      figures.forEach(function (f) { seen.observe(f); });
+      const idle = function () { if (window.requestIdleCallback) requestIdleCallback(rest, { timeout: 3000 }); else setTimeout(rest, 200); };
+      if (document.readyState === "complete") idle(); else window.addEventListener("load", idle);
+    } else {
+      rest();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------- print
+  // Numbers whose source is on another page get a note number (shown in print only, by print.css), and the page
+  // ends with the list of those sources. Decks print one slide per page with their own source lines instead.
+  let printed = false;
+  function printSources() {
+    if (printed) return;
+    printed = true;
+    const main = document.getElementById("main");
+    if (!main || document.querySelector(".deck, article.figures")) return;
+    const here = location.href.split("#")[0];
+    const notes = new Map();
+    main.querySelectorAll("a.fig").forEach(function (a) {
+      if (a.href.split("#")[0] === here) return;
+      const k = a.href;
+      if (!notes.has(k)) notes.set(k, { n: notes.size + 1, src: a.dataset.src || "", href: a.href });
+      a.dataset.note = String(notes.get(k).n);
+    });
+    if (!notes.size) return;
+    const list = node("ol");
+    notes.forEach(function (v) {
+      list.appendChild(node("li", { value: String(v.n) }, [v.src + " ", node("a", { href: v.href, text: v.href })]));
+    });
+    main.appendChild(node("section", { className: "print-sources" }, [
+      node("h2", { text: "Sources of the numbers on this page" }), list]));
+  }
+  window.addEventListener("beforeprint", printSources);
+  if (window.requestIdleCallback) requestIdleCallback(printSources, { timeout: 2000 });
+  else setTimeout(printSources, 300);
 })();
 
 // The proposed system, end to end (a `::: chain` block): each variant's steps are an ordered list under a

@@ -1,0 +1,385 @@
+"""The reader's experience on every built page (issue 11): phones, number cards, keyboard and screen readers,
+dark mode and print. Every test walks all the pages the build wrote, so a page added later is held to the same
+rules without editing this file.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (390, 320)
+CHARTS_READY = (
+    "() => Array.from(document.querySelectorAll('figure.chart[data-chart]')).every(f => f.dataset.ready === 'true')"
+)
+CARD = "#fig-card"
+
+
+@pytest.fixture(scope="module")
+def every_page(site_dir: Path, pages: list[str]) -> list[str]:
+    """Every HTML page: the folders' index.html pages, and pages written as files (such as 404.html)."""
+    files = sorted(p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html") if p.name != "index.html")
+    return pages + [f for f in files if not f.startswith("assets/")]
+
+
+def settle(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until every chart of the page has drawn (explorers set data-ready once Plotly has drawn)."""
+    page.wait_for_function(CHARTS_READY, timeout=30_000)
+
+
+def is_deck(path: str) -> bool:
+    return re.fullmatch(r"[a-z]+/decks/[^/]+/", path) is not None
+
+
+# ------------------------------------------------------------------------------------------------ phones
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_is_wider_than_a_phone(browser, server, every_page, width):
+    context = browser.new_context(viewport={"width": width, "height": 800}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    wide: dict[str, int] = {}
+    for path in every_page:
+        page.goto(server + path, wait_until="networkidle")
+        settle(page)
+        got = page.evaluate("document.documentElement.scrollWidth")
+        if got > width:
+            wide[path] = got
+    context.close()
+    assert wide == {}, f"pages wider than {width} px"
+    assert errors == []
+
+
+def test_charts_name_their_series_below_or_beside_the_plot_on_a_phone(browser, server, every_page):
+    """At 390 px no chart's legend covers its plot or axis title: Plotly's legend gives way to the chart's own
+    series toggles, which every chart with named series has (the explorer's, else the ones charts.js makes)."""
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    seen = 0
+    for path in every_page:
+        page.goto(server + path, wait_until="networkidle")
+        settle(page)
+        for chart in page.locator("figure.chart[data-chart] .js-plotly-plot").all():
+            seen += 1
+            legend = chart.locator("g.legend")
+            title = chart.locator(".g-xtitle")
+            if legend.count() and legend.first.is_visible() and title.count():
+                a, b = legend.first.bounding_box(), title.first.bounding_box()
+                assert a and b and (a["y"] >= b["y"] + b["height"] or a["y"] + a["height"] <= b["y"]), path
+            names = chart.evaluate(
+                "gd => gd.data.filter(t => t.name && t.showlegend !== false && gd._fullLayout.showlegend !== false)"
+                ".length"
+            )
+            if names > 1:
+                assert chart.evaluate("gd => !!gd.closest('figure').querySelector('.explorer-toggles')"), path
+    page.close()
+    assert seen > 0
+
+
+def test_tables_scroll_inside_a_focusable_labelled_region(browser, server, every_page):
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    scrolled = 0
+    for path in every_page:
+        page.goto(server + path)
+        wraps = page.eval_on_selector_all(
+            ".table-wrap",
+            "els => els.map(e => [e.getAttribute('tabindex'), e.getAttribute('role'), e.getAttribute('aria-label')])",
+        )
+        for tabindex, role, label in wraps:
+            assert (tabindex, role) == ("0", "region") and label, f"{path}: {tabindex} {role} {label}"
+        # a table wider than the screen scrolls from the keyboard
+        wide = page.locator(".table-wrap").filter(has=page.locator("table"))
+        for i in range(wide.count()):
+            w = wide.nth(i)
+            if w.evaluate("e => e.scrollWidth > e.clientWidth + 8 && e.offsetParent !== null"):
+                w.focus()
+                page.keyboard.press("ArrowRight")
+                page.wait_for_function("e => e.scrollLeft > 0", arg=w.element_handle(), timeout=2_000)
+                scrolled += 1
+                break
+    page.close()
+    assert scrolled > 0, "no table was wide enough at 390 px to try"
+
+
+# ------------------------------------------------------------------------------------------------ number cards
+
+
+def sample(figs, n: int = 4) -> list[int]:
+    """Up to ``n`` figures spread over the page: the first, the last and some between."""
+    count = figs.count()
+    if count == 0:
+        return []
+    return sorted({round(i * (count - 1) / max(1, n - 1)) for i in range(min(n, count))})
+
+
+def card_inside(page, width: int, height: int) -> None:  # type: ignore[no-untyped-def]
+    box = page.locator(CARD).bounding_box()
+    assert box, "the card is not shown"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, box
+
+
+def check_card(page, fig) -> None:  # type: ignore[no-untyped-def]
+    card = page.locator(CARD)
+    assert card.locator(".fig-card-value").inner_text() == fig.text_content()
+    src = card.locator("a").first
+    assert src.get_attribute("href") == fig.get_attribute("href")
+    assert src.text_content() == fig.get_attribute("data-src")
+    assert fig.get_attribute("aria-describedby") == "fig-card"
+
+
+def test_number_cards_open_on_hover_and_focus_inside_the_viewport(browser, server, every_page):
+    width, height = 1024, 700
+    page = browser.new_page(viewport={"width": width, "height": height})
+    opened = 0
+    for path in every_page:
+        page.goto(server + path)
+        figs = page.locator("main a.fig:visible")
+        for i in sample(figs):
+            fig = figs.nth(i)
+            fig.scroll_into_view_if_needed()
+            fig.hover()
+            page.wait_for_selector(f"{CARD}:not([hidden])", timeout=2_000)
+            card_inside(page, width, height)
+            check_card(page, fig)
+            page.mouse.move(0, 0)
+            page.wait_for_selector(f"{CARD}[hidden]", state="attached", timeout=2_000)
+            fig.focus()
+            assert page.locator(CARD).is_visible()
+            card_inside(page, width, height)
+            page.keyboard.press("Escape")
+            assert not page.locator(CARD).is_visible()
+            opened += 1
+    page.close()
+    assert opened > 20
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_number_cards_open_on_tap_and_a_second_tap_follows(browser, server, every_page, width):
+    height = 700
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    tapped = 0
+    followed = 0
+    for path in every_page:
+        page.goto(server + path)
+        figs = page.locator("main a.fig:visible")
+        for i in sample(figs, 3):
+            fig = figs.nth(i)
+            fig.scroll_into_view_if_needed()
+            before = page.url
+            fig.tap()
+            assert page.locator(CARD).is_visible(), f"{path}: a first tap shows the card"
+            assert page.url == before
+            card_inside(page, width, height)
+            check_card(page, fig)
+            page.keyboard.press("Escape")
+            assert not page.locator(CARD).is_visible()
+            tapped += 1
+        if figs.count() and followed < 3:
+            fig = figs.first
+            fig.scroll_into_view_if_needed()
+            href = fig.evaluate("a => a.href")
+            fig.tap()
+            assert page.locator(CARD).is_visible()
+            with page.expect_navigation():
+                fig.tap()
+            assert page.url == href, "a second tap follows the link"
+            followed += 1
+    context.close()
+    assert tapped > 10 and followed > 0
+
+
+def test_enter_follows_a_figure_and_the_card_gives_pages_and_published_values(browser, server):
+    page = browser.new_page(viewport={"width": 1024, "height": 700})
+    page.goto(server + "fopttrn/analysis/results/")
+    fig = page.locator('a.fig[data-fig="ana.precision.bf16.enob_range"]').first
+    fig.scroll_into_view_if_needed()
+    fig.focus()
+    card = page.locator(CARD)
+    page.wait_for_function("() => !document.querySelector('#fig-card .fig-card-more').textContent.includes('…')")
+    text = card.inner_text()
+    assert "Also shown on" in text, text
+    assert "10.3–10.7" in text and "10.3–10.8" in text, "both the published figure and ours"
+    assert card.locator(".fig-card-more li a").count() >= 1
+    href = fig.evaluate("a => a.href")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url == href
+    # figures.json is read once, when a card first opens, not with the page
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server + "cit/", wait_until="networkidle")
+    assert not any(u.endswith("figures.json") for u in requests)
+    figs = page.locator("main a.fig:visible")
+    for i in range(3):
+        figs.nth(i).focus()
+        page.wait_for_function("() => !document.querySelector('#fig-card .fig-card-more').textContent.includes('…')")
+    assert sum(u.endswith("figures.json") for u in requests) == 1
+    page.close()
+
+
+def test_every_keyed_results_cell_is_a_figure(site_dir: Path):
+    """The footer promises a card on every number: each registered figure is a link in its results table."""
+    import json
+
+    index = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
+    by_page: dict[str, set[str]] = {}
+    for f in index:
+        by_page.setdefault(f["source"]["page"], set()).add(f["key"])
+    for page, keys in by_page.items():
+        html = (site_dir / page / "index.html").read_text(encoding="utf-8")
+        shown = set(re.findall(r'<td><a class="fig" [^>]*data-fig="([^"]+)"', html))
+        assert keys <= shown, f"{page}: {sorted(keys - shown)[:5]}"
+
+
+# ------------------------------------------------------------------------------------------------ keyboard, screen readers
+
+
+def test_skip_link_is_the_first_thing_the_keyboard_reaches(browser, server, every_page):
+    page = browser.new_page()
+    for path in every_page:
+        page.goto(server + path)
+        page.keyboard.press("Tab")
+        first = page.evaluate("() => [document.activeElement.className, document.activeElement.getAttribute('href')]")
+        assert first == ["skip-link", "#main"], path
+        assert page.locator(".skip-link").is_visible()
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => document.activeElement.id") == "main", path
+    page.close()
+
+
+def test_charts_have_a_caption_a_data_table_and_nothing_of_plotly_in_the_tab_order(browser, server, every_page):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    charts = 0
+    for path in every_page:
+        page.goto(server + path, wait_until="networkidle")
+        settle(page)
+        for fig in page.locator("figure.chart[data-chart]").all():
+            charts += 1
+            name = fig.get_attribute("data-chart")
+            assert fig.locator(":scope > figcaption").count() == 1, f"{path}: {name} has no caption"
+            plot = fig.locator(".js-plotly-plot").first
+            assert plot.get_attribute("role") == "img" and (plot.get_attribute("aria-label") or "").startswith("Chart")
+            focusable = plot.evaluate(
+                "p => Array.from(p.querySelectorAll('a[href], button, input, select, [tabindex]'))"
+                ".filter(e => e.tabIndex >= 0 && e.getClientRects().length).length"
+            )
+            assert focusable == 0, f"{path}: {name}: Plotly elements in the tab order"
+            assert plot.locator(".modebar").count() == 0 or not plot.locator(".modebar").first.is_visible()
+            toggle = fig.locator(":scope > .chart-data-toggle")
+            assert toggle.get_attribute("aria-expanded") == "false"
+            toggle.focus()
+            page.keyboard.press("Enter")
+            assert toggle.get_attribute("aria-expanded") == "true"
+            box = page.locator("#" + toggle.get_attribute("aria-controls"))
+            assert box.is_visible() and box.locator("table tbody tr").count() > 0, f"{path}: {name}"
+            toggle.click()
+            assert not box.is_visible()
+    page.close()
+    assert charts > 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_on_any_page(browser, server, every_page, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    context = browser.new_context(bypass_csp=True, color_scheme=scheme)
+    page = context.new_page()
+    bad = []
+    for path in every_page:
+        page.goto(server + path, wait_until="networkidle")
+        settle(page)
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        for v in axe.run(page).response["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                bad.append(f"/{path} ({scheme}): {v['id']} ({v['impact']}): {v['nodes'][0]['target']}")
+    context.close()
+    assert bad == []
+
+
+# ------------------------------------------------------------------------------------------------ dark mode
+
+
+def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, server, every_page):
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    page.goto(server + "cit/", wait_until="networkidle")
+    settle(page)
+    toggle = page.locator("[data-theme-toggle]")
+    assert toggle.is_visible() and toggle.evaluate("e => e.tagName") == "BUTTON"
+    assert toggle.get_attribute("aria-pressed") == "false"
+    light_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    toggle.click()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert toggle.get_attribute("aria-pressed") == "true"
+    dark_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert dark_bg != light_bg
+    # charts follow: Plotly's text takes the page's ink
+    page.wait_for_function(
+        "() => { const gd = document.querySelector('figure.chart .js-plotly-plot');"
+        " return gd && gd._fullLayout.font.color.replace(/\\s/g, '') !== '' &&"
+        " getComputedStyle(gd.querySelector('.xtick text')).fill === getComputedStyle(document.body).color; }",
+        timeout=5_000,
+    )
+    # the choice persists across a reload and on every other page
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    for path in every_page:
+        page.goto(server + path)
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark", path
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == dark_bg, path
+    page.locator("[data-theme-toggle]").click()
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    context.close()
+    # with no choice made, the system's setting decides
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(server + "cit/")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.locator("[data-theme-toggle]").get_attribute("aria-pressed") == "true"
+    context.close()
+
+
+# ------------------------------------------------------------------------------------------------ print
+
+
+def test_print_drops_the_chrome_and_keeps_every_number(browser, server, every_page):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    for path in every_page:
+        page.goto(server + path, wait_until="networkidle")
+        settle(page)
+        page.emulate_media(media="print")
+        for sel in (".site-header", ".site-footer", ".skip-link", "[data-theme-toggle]"):
+            assert not page.locator(sel).first.is_visible(), f"{path}: {sel} prints"
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") in ("rgb(255, 255, 255)",), path
+        figs = page.locator("main a.fig")
+        if figs.count():
+            assert figs.first.is_visible()
+        if not is_deck(path):  # decks print one slide per page (tests/browser/test_decks.py)
+            here = page.url.split("#")[0]
+            elsewhere = page.evaluate(
+                "here => Array.from(document.querySelectorAll('main a.fig')).filter(a => a.href.split('#')[0] !== here).length",
+                here,
+            )
+            if elsewhere and not path.startswith("figures/"):
+                assert page.locator(".print-sources").is_visible(), f"{path}: no list of sources"
+                assert page.locator("main a.fig[data-note]").count() == elsewhere
+            pdf = PdfReader(BytesIO(page.pdf(format="A4", print_background=True)))
+            last = pdf.pages[-1].extract_text().strip()
+            assert last, f"{path}: the last printed page is blank"
+        page.emulate_media(media="screen")
+    context.close()
