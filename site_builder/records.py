@@ -67,7 +67,14 @@ def build_records(
                 i = t.columns.index("Reproduced")
                 yes = sum(1 for r in t.rows if r[i].strip().lower().startswith("yes"))
                 published.append(
-                    {"file": rf.label, "section": s.title, "page": rf.page, "anchor": s.title, "rows": len(t.rows), "yes": yes}
+                    {
+                        "file": rf.label,
+                        "section": s.title,
+                        "page": rf.page,
+                        "anchor": s.title,
+                        "rows": len(t.rows),
+                        "yes": yes,
+                    }
                 )
     return {
         "pins": pins,
