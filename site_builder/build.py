@@ -50,6 +50,8 @@ VENDORED = "experiment_vendored"
 RESERVED = {
     "assets": "the site's assets (site_builder/static/)",
     "figures.json": "the figure list (figures.json)",
+    "pagefind": "the search index (pagefind/)",
+    "sitemap.xml": "the sitemap (sitemap.xml)",
     outdir.MARKER: f"the build's marker file ({outdir.MARKER})",
 }
 """First URL segments the build writes itself: no page may live at or under them."""
@@ -245,6 +247,7 @@ def plan_pages(parsed: list, files: dict[str, ResultsFile]) -> list[PlannedPage]
         nav = nav_titles.get(rf.label.split("/", 1)[0], rf.title)
         plan.append(PlannedPage(rf.page, KINDS["results"], rf.label, rf.title, rf.series, nav, 10 + i, results=rf))
     plan.append(PlannedPage("figures/", KINDS["figures"], "templates/figures.html", "Every number on the site"))
+    plan.append(PlannedPage("404.html", KINDS["notfound"], "templates/404.html", "Page not found"))
     seen: dict[str, str] = {}
     for p in plan:
         if p.url in seen:
@@ -276,6 +279,8 @@ def build(opts: Options, log: Callable[[str], None] = print) -> Summary:
 
 
 def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
+    from site_builder import search
+    from site_builder.render import extras
     from site_builder.render.links import check_links
     from site_builder.render.markdown import make_markdown
     from site_builder.render.pages import PageRenderer
@@ -283,6 +288,7 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
 
     summary = Summary()
     t_start = time.perf_counter()
+    base_url = extras.site_url(opts.site_url)
 
     def stage(name: str, t0: float, note: str) -> None:
         dt = time.perf_counter() - t0
@@ -313,7 +319,7 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
     stage("figures", t0, f"{checked} figures equal their results cells")
 
     t0 = time.perf_counter()
-    md = make_markdown()
+    md = make_markdown(figure_text=lambda key: registry.figures[key].text if key in registry.figures else None)
     env = make_env(paths.templates, opts.template_seconds)
     parsed = [parse_page(p, md) for p in pages]
     terms = load_glossary(paths.content)
@@ -345,10 +351,21 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
         with _writing(out_label):
             renderer = PageRenderer(env, md, tmp, registry, nav, SITE_TITLE, explorer_data)
             renderer.series = series_data
+            renderer.titles = {p.url: p.title for p in plan if p.kind.name != "notfound"}
+            renderer.series_titles = {k: s.title for k, s in SERIES.items()}
+            renderer.files = files
+            if models.pinned is not None:
+                vendor_pins = models.pinned.pins.get("vendor", {})
+                renderer.pins = {
+                    rf.label: f"vendor {rel} {vendor_pins[rel]}"
+                    for rf in files.values()
+                    if rf.label.startswith("vendor/") and (rel := rf.label.removeprefix("vendor/")) in vendor_pins
+                }
             for p in plan:
                 renderer.render(p)
             renderer.write_static()
             renderer.write_downloads(files)
+            (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
             figures_json = json.dumps(registry.to_json(files), indent=1, ensure_ascii=False)
             (tmp / "figures.json").write_text(figures_json, "utf-8")
         stage("render", t0, f"{len(plan)} pages")
@@ -357,6 +374,12 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
         made_from = {p.url: p.made_from for p in plan}
         n_links = check_links(tmp, made_from, pages=renderer.written, cache=paths.cache, pending=series_data.pdfs())
         stage("checks", t0, f"{n_links} internal links and anchors resolve, no external resource, no inline script")
+
+        t0 = time.perf_counter()
+        n_files, reused = search.build_index(tmp, paths.cache)
+        how = "unchanged pages: the cached index" if reused else "Pagefind"
+        n_pages = sum(1 for u in renderer.written if not u.endswith(".html"))
+        stage("search", t0, f"{n_files} index files for {n_pages} pages ({how})")
         _swap(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

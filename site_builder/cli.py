@@ -35,6 +35,9 @@ def parser() -> argparse.ArgumentParser:
         default=Options.template_seconds,
         help=f"time limit for rendering one page's template (default {Options.template_seconds:g} s)",
     )
+    b.add_argument(
+        "--site-url", help="the published site's address, for sitemap.xml (default: paths from the site root)"
+    )
     sv = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on every change (`make serve`)")
     common(sv)
     sv.add_argument("--out", type=Path, help="output folder (default site/)")
@@ -61,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         cache=getattr(args, "cache", None),
         use_cache=not getattr(args, "no_cache", False),
         template_seconds=getattr(args, "template_seconds", Options.template_seconds),
+        site_url=getattr(args, "site_url", None),
     )
     try:
         if args.command in ("serve", "pdf"):  # long-running: they handle Ctrl-C themselves

@@ -28,6 +28,7 @@ KINDS: dict[str, PageKind] = {
         PageKind("method", "method.html", True),
         PageKind("results", "results.html", False),
         PageKind("figures", "figures.html", False),
+        PageKind("notfound", "404.html", False),
     )
 }
 CONTENT_KINDS = tuple(k.name for k in KINDS.values() if k.from_content)

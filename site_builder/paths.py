@@ -51,6 +51,7 @@ class Options:
     cache: Path | None = None
     use_cache: bool = True
     template_seconds: float = 10.0  # wall-clock limit for rendering one page's template
+    site_url: str | None = None  # the published site's address, for sitemap.xml (None: paths from the site root)
 
     def paths(self) -> Paths:
         project = self.project.resolve()

@@ -203,14 +203,14 @@ def check_links(
     store = ResultsCache(cache) if cache is not None else None
 
     def page_name(rel: str) -> str:
-        url = rel.removesuffix("index.html")
-        return f"{made_from[url]} (page /{url})" if url in made_from and rel.endswith("index.html") else rel
+        url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel  # the 404 page is 404.html
+        return f"{made_from[url]} (page /{url})" if url in made_from else rel
 
     html_files = sorted(f for f in files if f.endswith(".html"))
     found: dict[str, dict[str, list]] = {}
     for rel in html_files:
-        url = rel.removesuffix("index.html") if rel.endswith("index.html") else None
-        text = pages.get(url) if url is not None else None
+        url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel
+        text = pages.get(url)
         if text is None:
             try:
                 text = (root / rel).read_text(encoding="utf-8")

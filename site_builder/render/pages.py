@@ -16,6 +16,7 @@ from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
 from site_builder.figures import Registry, ResultsFile
 from site_builder.plan import PlannedPage
+from site_builder.render import extras
 from site_builder.render.deck import render_slides
 from site_builder.render.markdown import fig_html
 from site_builder.render.results_page import render_results
@@ -54,13 +55,17 @@ class PageRenderer:
         self.uses_plotly = False
         self.written: dict[str, str] = {}  # page URL -> the HTML written (read again by the link check)
         self.series: SeriesData | None = None  # decks and glossaries, from the collect phase
+        self.titles: dict[str, str] = {}  # page URL -> title, every page of the site (the figure index names them)
+        self.series_titles: dict[str, str] = {}
+        self.files: dict[str, ResultsFile] = {}  # the results files (the figure index groups by them)
+        self.pins: dict[str, str] = {}  # results file label -> "root path sha256" of a vendored (pinned) one
 
     def render(self, p: PlannedPage) -> None:
         ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": {}, "scripts": []}
         ctx.update(decks=[], glossary=[], term_html={}, slides=[], deck=None)
-        root = root_of(p.url)
+        root = "/" if p.kind.name == "notfound" else root_of(p.url)  # the 404 page is served at any depth
+        env = self.markdown_env(p, root)
         if p.parsed is not None:
-            env = self.markdown_env(p, root)
             ctx["meta"] = p.parsed.page.meta
             if "deck" in p.extra:
                 ctx["deck"] = p.extra["deck"]
@@ -82,13 +87,39 @@ class PageRenderer:
                 ctx["chart_data"] = {n: _json_script(self.explorer_data[n]) for n in p.charts}
                 ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
         elif p.results is not None:
+            tables: list[tuple[str, str]] = []
             body, toc = render_results(
-                p.results.text, p.results.sections, self.md, self.registry.by_cell(p.results.label), root
+                p.results.text, p.results.sections, self.md, self.registry.by_cell(p.results.label), root, tables
             )
             ctx.update(body=Markup(body), toc=toc, source=p.results.label, meta={})
+            ctx["downloads"] = self._downloads(p.results, root)
+            self._write_tables(p.url, tables)
         elif p.kind.name == "figures":
-            ctx.update(rows=self._figure_rows(root), meta={})
+            ctx.update(groups=extras.figure_groups(self.registry, self.files, root), meta={})
+            ctx["page_titles"] = _json_script(dict(sorted(self.titles.items())))
+        ctx["description"] = extras.description(p, self.md, env, self.series_titles.get(p.series or ""))
         self._write(p, root, ctx)
+
+    def _downloads(self, rf: ResultsFile, root: str) -> dict[str, Any]:
+        """A results page's source: the published results.md and results.json beside it, or a vendored
+        file's pinned path and SHA-256 (and the method page's list of pins, when the site has one)."""
+        if rf.label.startswith("data/"):
+            base = "../" + rf.page.rstrip("/").rsplit("/", 1)[-1]  # written beside the page's folder
+            return {"files": [("results.md", base + ".md"), ("results.json", base + ".json")], "pinned": ""}
+        pin = self.pins.get(rf.label, "")
+        where, _, digest = pin.rpartition(" ")
+        pins_page = next((u for u, t in self.titles.items() if u.endswith("method/")), None)
+        pins_href = f"{root}{pins_page}#pinned-inputs" if pins_page else ""
+        return {"files": [], "pinned": where, "sha256": digest, "pins_href": pins_href}
+
+    def _write_tables(self, url: str, tables: list[tuple[str, str]]) -> None:
+        """Each results table as CSV, in ``<page>/tables/`` (linked under the table)."""
+        if not tables:
+            return
+        folder = self.out / url / "tables"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in tables:
+            (folder / name).write_text(text, encoding="utf-8", newline="")
 
     def markdown_env(self, p: PlannedPage, root: str) -> dict[str, Any]:
         env: dict[str, Any] = {"registry": self.registry, "page": p.url, "root": root}
@@ -96,21 +127,6 @@ class PageRenderer:
             env["terms"] = self.series.terms
             env["term_href"] = self.series.term_href(p.series)
         return env
-
-    def _figure_rows(self, root: str) -> list[dict[str, Any]]:
-        rows = []
-        for f in sorted(self.registry.figures.values(), key=lambda f: f.key):
-            pages = sorted(self.registry.used_on.get(f.key, ()))
-            rows.append(
-                {
-                    "key": f.key,
-                    "fig": Markup(fig_html(f, root)),
-                    "source": f.source.describe(),
-                    "href": root + f.source.href(),
-                    "pages": [{"url": root + u, "title": u or "home"} for u in pages],
-                }
-            )
-        return rows
 
     def _write(self, p: PlannedPage, root: str, ctx: dict[str, Any]) -> None:
         template = p.kind.template
@@ -124,7 +140,7 @@ class PageRenderer:
 
         context = dict(root=root, url=p.url, site_title=self.site_title, nav=self.nav, fig=fig, **ctx)
         html = render_template(self.env, template, context)
-        path = self.out / p.url / "index.html"
+        path = self.out / p.url if p.url.endswith(".html") else self.out / p.url / "index.html"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(html, encoding="utf-8")
         self.written[p.url] = html

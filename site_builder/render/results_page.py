@@ -6,8 +6,10 @@ every other page, so every keyed number has its number card; each table scrolls 
 
 from __future__ import annotations
 
+import csv
+import io
 import re
-from html import escape
+from html import escape, unescape
 
 from markdown_it import MarkdownIt
 
@@ -36,6 +38,23 @@ def row_ids(table: mdtables.MdTable, section: str) -> list[str]:
     return [row_anchor(section, tuple(r[:width])) for r in table.rows]
 
 
+TAG = re.compile(r"<[^>]*>")
+
+
+def plain_text(html_text: str) -> str:
+    """The text a cell's HTML shows (tags dropped, entities decoded)."""
+    return unescape(TAG.sub("", html_text)).strip()
+
+
+def table_csv(grid: list[list[str]]) -> str:
+    """A table (its header row, then its rows, as cell HTML) as CSV of the text each cell shows."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    for row in grid:
+        writer.writerow([plain_text(c) for c in row])
+    return buf.getvalue()
+
+
 CellKey = tuple[str, tuple[str, ...], str]  # (section title, leading row cells, column header)
 
 
@@ -45,11 +64,14 @@ def render_results(
     md: MarkdownIt,
     figures: dict[CellKey, Figure] | None = None,
     root: str = "",
+    csv_files: list[tuple[str, str]] | None = None,
 ) -> tuple[str, list[tuple[str, str]]]:
     """HTML of a results file (its text and its parsed tables) and its table of contents [(anchor, title)].
 
     ``figures`` maps the cells of this file that are figures' sources to their figures; each such cell shows
     the figure's link. As in :func:`mdtables.find_cell`, a figure names the first row whose leading cells match.
+    With ``csv_files``, each table is also appended to it as a CSV file (its name under ``tables/``, its text:
+    the cells as shown) and linked under the table.
     """
     figures = figures or {}
     placed: set[str] = set()
@@ -96,10 +118,14 @@ def render_results(
             flush()
             section, t = tables[n]
             ids = row_ids(t, section)
-            head = "".join(f"<th>{inline(md, c)}</th>" for c in t.columns)
+            head_cells = [inline(md, c) for c in t.columns]
+            head = "".join(f"<th>{c}</th>" for c in head_cells)
             body = []
+            grid = [head_cells]
             for rid, r in zip(ids, t.rows, strict=True):
-                cells = "".join(f"<td>{cell_html(section, r, ci, c)}</td>" for ci, c in enumerate(t.columns))
+                row = [cell_html(section, r, ci, c) for ci, c in enumerate(t.columns)]
+                grid.append(row)
+                cells = "".join(f"<td>{c}</td>" for c in row)
                 body.append(f'<tr id="{escape(rid)}">{cells}</tr>')
             labels[section] = labels.get(section, 0) + 1
             label = f"Table: {section}" + (f" ({labels[section]})" if labels[section] > 1 else "")
@@ -107,6 +133,11 @@ def render_results(
                 f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
                 f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
             )
+            if csv_files is not None:
+                name = f"{slug(section)}-{labels[section]}.csv"
+                csv_files.append((name, table_csv(grid)))
+                link = f'<a href="tables/{name}" download>{escape(label.removeprefix("Table: ") or "this table")}, as CSV</a>'
+                out.append(f'<p class="table-csv">Download {link}</p>')
             i += 2 + len(t.rows)
             continue
         buf.append(lines[i])

@@ -15,12 +15,19 @@ COLLECT = """() => Array.from(document.querySelectorAll('.fig')).map(e => ({
   row: e.dataset.row, col: e.dataset.col, href: e.getAttribute('href')}))"""
 
 
+def goto(page, url: str) -> None:  # type: ignore[no-untyped-def]
+    """Open a page; the figure index renders its rows from figures.json after load: wait for them."""
+    page.goto(url)
+    if page.locator("article.figures[data-figures]").count():
+        page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
+
+
 def test_every_figure_equals_its_cell(browser, server, pages):
     tables: dict[str, dict] = {}
     page = browser.new_page()
     checked = 0
     for path in pages:
-        page.goto(server + path)
+        goto(page, server + path)
         for f in page.evaluate(COLLECT):
             if f["file"] not in tables:
                 tables[f["file"]] = cells(source_path(f["file"]))
@@ -36,7 +43,7 @@ def test_every_figure_equals_its_cell(browser, server, pages):
 def test_every_registered_figure_is_shown_somewhere(browser, server, site_dir):
     index = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
     page = browser.new_page()
-    page.goto(server + "figures/")
+    goto(page, server + "figures/")
     shown = {f["key"] for f in page.evaluate(COLLECT)}
     page.close()
     assert shown == {f["key"] for f in index}

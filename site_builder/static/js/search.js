@@ -1,0 +1,297 @@
+/* The header's search box, on Pagefind's JavaScript API (pagefind/pagefind.js, written by the build).
+ *
+ * Each result lands where its words are: on the slide, section, table row or glossary entry that holds them
+ * (the last element with an id before the first match, from the anchors Pagefind records), not only on the page.
+ * Figure keys are indexed (every figure link carries its key), so "exp.final.B" finds its results row and the
+ * pages that show it. No inline script, no request off the site: the index is loaded from the site itself.
+ */
+(function () {
+  "use strict";
+
+  var box = document.querySelector(".site-search[data-search-root]");
+  if (!box) return;
+  var root = box.getAttribute("data-search-root") || "";
+  var input = box.querySelector(".site-search-input");
+  var panel = box.querySelector(".site-search-results");
+  var status = box.querySelector(".site-search-status");
+  var LANDING = /^(h[2-6]|section|tr|div|figure|li|dt|dd|table)$/;
+  var HEADING = /^h[1-6]$/;
+  var KEY = /^[a-z][\w-]*(\.[\w-]+)+$/i; // a figure key, e.g. exp.final.B
+  var KEY_WORD = /^[a-z][\w-]*(\.[\w-]+){2,}\.$/i; // a key as indexed beside its number ("exp.final.B.")
+  var MAX_PAGES = 8;
+  var MAX_PER_PAGE = 3;
+  var loading = null;
+  var seq = 0;
+
+  box.hidden = false;
+
+  function load() {
+    if (!loading) {
+      var url = new URL(root + "pagefind/pagefind.js", document.baseURI).href;
+      loading = import(url).then(function (pf) {
+        return Promise.resolve(pf.options({ excerptLength: 24 })).then(function () {
+          return pf;
+        });
+      });
+      loading.catch(function () {
+        loading = null;
+      });
+    }
+    return loading;
+  }
+
+  function href(url) {
+    return url.charAt(0) === "/" ? root + url.slice(1) : url;
+  }
+
+  /* The anchors a page result's matches fall under: [{anchor, hits: [locations]}], most hits first. */
+  function regions(data) {
+    var anchors = (data.anchors || []).slice().sort(function (a, b) {
+      return a.location - b.location;
+    });
+    var byAnchor = new Map();
+    (data.locations || []).forEach(function (loc) {
+      var best = null;
+      for (var i = 0; i < anchors.length && anchors[i].location <= loc; i++) {
+        var a = anchors[i];
+        if (!a.id || !LANDING.test(a.element)) continue;
+        if (best === null || a.location > best.location) best = a; // at a tie the outer element (a slide) wins
+      }
+      var key = best ? best.id : "";
+      if (!byAnchor.has(key)) byAnchor.set(key, { anchor: best, hits: [] });
+      byAnchor.get(key).hits.push(loc);
+    });
+    return Array.from(byAnchor.values()).sort(function (a, b) {
+      return b.hits.length - a.hits.length || a.hits[0] - b.hits[0];
+    });
+  }
+
+  /* For a figure key, the results page whose table row holds the figure comes first. */
+  function sourceFirst(results, key) {
+    function isSource(data) {
+      var all = words(data);
+      return regions(data).some(function (reg) {
+        return (
+          reg.anchor &&
+          reg.anchor.element === "tr" &&
+          reg.hits.some(function (h) {
+            return (all[h] || "").toLowerCase().replace(/\.$/, "") === key;
+          })
+        );
+      });
+    }
+    var first = results.filter(isSource);
+    return first.concat(
+      results.filter(function (d) {
+        return first.indexOf(d) === -1;
+      }),
+    );
+  }
+
+  function words(data) {
+    return (data.content || "").split(/\s+/);
+  }
+
+  /* A region's title: its heading's text, the slide's title, or the section above and the row's first words. */
+  function title(data, anchor, all) {
+    if (!anchor) return data.meta && data.meta.title ? data.meta.title : "";
+    if (anchor.text) return anchor.text;
+    var anchors = data.anchors || [];
+    var same = anchors.find(function (a) {
+      return a.location === anchor.location && HEADING.test(a.element) && a.text;
+    });
+    if (same) return same.text;
+    var above = null;
+    anchors.forEach(function (a) {
+      if (HEADING.test(a.element) && a.text && a.location <= anchor.location) above = a;
+    });
+    var lead = all.slice(anchor.location, anchor.location + 6).join(" ");
+    return (above ? above.text + " › " : "") + lead + (lead ? "…" : "");
+  }
+
+  /* The words around a region's first match, the matches marked (built as DOM nodes: no HTML is parsed). */
+  function excerpt(all, hits, start) {
+    var first = hits[0];
+    var from = Math.max(start, first - 8);
+    var to = Math.min(all.length, from + 24);
+    var marked = new Set(hits);
+    var p = document.createElement("span");
+    p.className = "site-search-excerpt";
+    if (from > 0) p.appendChild(document.createTextNode("… "));
+    for (var i = from; i < to; i++) {
+      if (!marked.has(i) && KEY_WORD.test(all[i])) continue; // the keys are indexed, not read
+      if (i > from) p.appendChild(document.createTextNode(" "));
+      if (marked.has(i)) {
+        var m = document.createElement("mark");
+        m.textContent = all[i];
+        p.appendChild(m);
+      } else {
+        p.appendChild(document.createTextNode(all[i]));
+      }
+    }
+    if (to < all.length) p.appendChild(document.createTextNode(" …"));
+    return p;
+  }
+
+  function place() {
+    if (panel.hidden) return;
+    var r = input.getBoundingClientRect();
+    var vw = document.documentElement.clientWidth;
+    var width = Math.min(640, vw - 16);
+    panel.style.width = width + "px";
+    panel.style.left = Math.max(8, Math.min(r.left, vw - width - 8)) + "px";
+    panel.style.top = Math.max(8, r.bottom + 4) + "px";
+  }
+
+  function open() {
+    panel.hidden = false;
+    place();
+  }
+
+  function close() {
+    panel.hidden = true;
+  }
+
+  function message(text) {
+    status.textContent = text;
+    panel.textContent = "";
+    var p = document.createElement("p");
+    p.className = "site-search-message";
+    p.textContent = text;
+    panel.appendChild(p);
+    open();
+  }
+
+  function show(results, total, query) {
+    panel.textContent = "";
+    if (!results.length) {
+      message("No results for “" + query + "”.");
+      return;
+    }
+    status.textContent = total + (total === 1 ? " page matches" : " pages match") + " “" + query + "”.";
+    var ol = document.createElement("ol");
+    ol.className = "site-search-list";
+    results.forEach(function (data) {
+      var all = words(data);
+      var li = document.createElement("li");
+      li.className = "site-search-page";
+      var regs = regions(data).slice(0, MAX_PER_PAGE);
+      var page = document.createElement("a");
+      page.className = "site-search-title";
+      page.href = href(data.url);
+      page.textContent = (data.meta && data.meta.title) || data.url;
+      li.appendChild(page);
+      var ul = document.createElement("ul");
+      regs.forEach(function (reg) {
+        var item = document.createElement("li");
+        var a = document.createElement("a");
+        a.className = "site-search-hit";
+        a.href = href(data.url) + (reg.anchor ? "#" + encodeURIComponent(reg.anchor.id) : "");
+        if (reg.anchor) a.setAttribute("data-anchor", reg.anchor.id);
+        var t = document.createElement("span");
+        t.className = "site-search-hit-title";
+        t.textContent = title(data, reg.anchor, all);
+        a.appendChild(t);
+        a.appendChild(excerpt(all, reg.hits, reg.anchor ? reg.anchor.location : 0));
+        item.appendChild(a);
+        ul.appendChild(item);
+      });
+      if (regs.length) li.appendChild(ul);
+      ol.appendChild(li);
+    });
+    panel.appendChild(ol);
+    open();
+  }
+
+  function run() {
+    var query = input.value.trim();
+    var mine = ++seq;
+    if (!query) {
+      status.textContent = "";
+      panel.textContent = "";
+      close();
+      return;
+    }
+    load()
+      .then(function (pf) {
+        return pf.debouncedSearch(query, {}, 120);
+      })
+      .then(function (search) {
+        if (search === null || mine !== seq) return null;
+        var key = KEY.test(query);
+        var top = search.results.slice(0, key ? 3 * MAX_PAGES : MAX_PAGES);
+        return Promise.all(
+          top.map(function (r) {
+            return r.data();
+          }),
+        ).then(function (data) {
+          if (key) data = sourceFirst(data, query.toLowerCase());
+          if (mine === seq) show(data.slice(0, MAX_PAGES), search.results.length, query);
+        });
+      })
+      .catch(function () {
+        if (mine !== seq) return;
+        message(
+          location.protocol === "file:"
+            ? "Search needs the site served over HTTP (for example with make serve)."
+            : "The search index could not be loaded.",
+        );
+      });
+  }
+
+  function links() {
+    return Array.from(panel.querySelectorAll("a"));
+  }
+
+  input.addEventListener("input", run);
+  input.addEventListener("focus", function () {
+    load().catch(function () {}); // start loading the index as soon as the reader is in the box
+  });
+  input.addEventListener("click", function () {
+    if (panel.childElementCount && input.value.trim()) open();
+  });
+  input.addEventListener("keydown", function (e) {
+    if (e.key === "ArrowDown" && panel.childElementCount && input.value.trim()) {
+      var first = links()[0];
+      if (first) {
+        e.preventDefault();
+        open();
+        first.focus();
+      }
+    } else if (e.key === "Enter") {
+      var best = panel.querySelector(".site-search-hit") || panel.querySelector("a");
+      if (best && input.value.trim()) {
+        e.preventDefault();
+        best.click();
+      }
+    } else if (e.key === "Escape") {
+      close();
+    }
+  });
+  panel.addEventListener("keydown", function (e) {
+    var all = links();
+    var i = all.indexOf(document.activeElement);
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      var next = e.key === "ArrowDown" ? i + 1 : i - 1;
+      if (next < 0) input.focus();
+      else if (next < all.length) all[next].focus();
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      close();
+      input.focus();
+    }
+  });
+  panel.addEventListener("click", function (e) {
+    var a = e.target.closest("a");
+    if (a) close(); // the same page's anchor: the panel must not stay over it
+  });
+  document.addEventListener("click", function (e) {
+    if (!box.contains(e.target)) close();
+  });
+  box.addEventListener("focusout", function (e) {
+    if (e.relatedTarget && !box.contains(e.relatedTarget)) close();
+  });
+  window.addEventListener("resize", place);
+  window.addEventListener("scroll", place, { passive: true });
+})();

@@ -1,0 +1,219 @@
+"""What a published site has besides its pages: sitemap, 404 page, titles and descriptions, the results files
+as downloads, every results table as CSV, and a figure index that is small, filterable and fits a phone.
+
+Every check iterates over the built site (its pages, its tables), not over a fixed list.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+FIGURE_INDEX_MAX_BYTES = 300_000
+
+
+class Head(HTMLParser):
+    """A page's <title> text and its meta description."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.title: str | None = None
+        self.description: str | None = None
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "title":
+            self._in_title = True
+            self.title = ""
+        elif tag == "meta" and a.get("name") == "description":
+            self.description = a.get("content") or ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title = (self.title or "") + data
+
+
+def html_pages(site_dir: Path) -> list[Path]:
+    return sorted(site_dir.rglob("*.html"))
+
+
+def test_sitemap_lists_every_built_page(site_dir: Path, pages: list[str]) -> None:
+    root = ET.fromstring((site_dir / "sitemap.xml").read_bytes())
+    assert root.tag == f"{SITEMAP}urlset"
+    locs = [u.findtext(f"{SITEMAP}loc") for u in root.findall(f"{SITEMAP}url")]
+    assert len(locs) == len(set(locs))
+    assert sorted(locs) == sorted("/" + p for p in pages)
+
+
+def test_404_page_links_home_and_to_the_figure_index(browser, server: str, site_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    html = (site_dir / "404.html").read_text(encoding="utf-8")
+    assert 'href="/"' in html and 'href="/figures/"' in html
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(server + "404.html", wait_until="networkidle")
+    assert page.locator("h1").text_content() == "Page not found"
+    for href in ("/", "/figures/"):
+        resp = page.request.get(urljoin(server, href))
+        assert resp.status == 200, href
+    page.close()
+    assert errors == []
+
+
+def test_every_page_has_a_title_and_a_description(site_dir: Path) -> None:
+    seen: dict[str, str] = {}
+    for path in html_pages(site_dir):
+        if "pagefind" in path.relative_to(site_dir).parts:
+            continue
+        head = Head()
+        head.feed(path.read_text(encoding="utf-8"))
+        name = path.relative_to(site_dir).as_posix()
+        assert head.title and head.title.strip(), f"{name}: no <title>"
+        assert head.description is not None, f"{name}: no meta description"
+        assert 40 <= len(head.description) <= 220, f"{name}: description of {len(head.description)} characters"
+        assert ":fig[" not in head.description and "<" not in head.description, name
+        seen[name] = head.description
+    assert "index.html" in seen and "404.html" in seen
+
+
+RESULTS_TABLES = """() => Array.from(document.querySelectorAll('p.table-csv a')).map(a => {
+  let wrap = a.closest('p').previousElementSibling;
+  const table = wrap.matches('table') ? wrap : wrap.querySelector('table');
+  return {href: a.getAttribute('href'),
+          rows: Array.from(table.rows).map(r => Array.from(r.cells).map(c => c.textContent.trim()))};
+})"""
+
+
+def results_pages(site_dir: Path, pages: list[str]) -> list[str]:
+    return [p for p in pages if 'class="page results"' in (site_dir / p / "index.html").read_text(encoding="utf-8")]
+
+
+def test_every_results_table_downloads_as_csv_equal_to_its_cells(browser, server: str, site_dir: Path, pages) -> None:  # type: ignore[no-untyped-def]
+    found = results_pages(site_dir, pages)
+    assert found
+    page = browser.new_page()
+    checked = 0
+    for path in found:
+        page.goto(server + path)
+        tables = page.evaluate(RESULTS_TABLES)
+        html = (site_dir / path / "index.html").read_text(encoding="utf-8")
+        assert len(tables) == html.count("<table"), f"{path}: a table without its CSV link"
+        for t in tables:
+            assert t["href"].startswith("tables/") and t["href"].endswith(".csv")
+            file = site_dir / path / t["href"]
+            with file.open(encoding="utf-8", newline="") as fh:
+                rows = list(csv.reader(fh))
+            assert rows == t["rows"], f"{path}{t['href']}: the CSV differs from the table"
+            checked += 1
+    page.close()
+    assert checked >= 20
+
+
+def test_results_pages_link_their_source(site_dir: Path, pages: list[str]) -> None:
+    figures = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
+    files = {f["source"]["page"]: f["source"]["file"] for f in figures}
+    for path in results_pages(site_dir, pages):
+        html = (site_dir / path / "index.html").read_text(encoding="utf-8")
+        source = files[path]
+        if source.startswith("data/"):
+            links = {
+                urljoin("http://site/" + path, href).removeprefix("http://site/")
+                for href in re.findall(r'<a href="([^"]+)" download>results\.(?:md|json)</a>', html)
+            }
+            want = {f"{path.rstrip('/')}.{ext}" for ext in ("md", "json")}
+            assert links == want, f"{path}: links {links}"
+            assert all((site_dir / w).is_file() for w in want)
+        else:
+            assert re.search(r'<code class="digest">[0-9a-f]{64}</code>', html), f"{path}: no pinned SHA-256"
+            assert source.removeprefix("vendor/") in html
+
+
+def test_the_figure_index_is_small_and_lists_every_key_without_scripts(site_dir: Path) -> None:
+    html = (site_dir / "figures" / "index.html").read_text(encoding="utf-8")
+    assert len(html.encode("utf-8")) < FIGURE_INDEX_MAX_BYTES
+    figures = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
+    links: dict[str, str] = {}
+    for href, keys in re.findall(r'<li><a href="([^"]+)">([^<]+)</a></li>', html):
+        for key in keys.split(", "):
+            links[key] = href
+    assert set(links) == {f["key"] for f in figures}
+    for f in figures:
+        s = f["source"]
+        assert links[f["key"]] == f"../{s['page']}#{s['anchor']}", f["key"]
+
+
+VISIBLE_KEYS = """() => Array.from(document.querySelectorAll('.fig-table tbody tr'))
+  .filter(r => r.offsetParent !== null).map(r => r.dataset.key)"""
+
+
+@pytest.mark.parametrize("width", [390, 1200])
+def test_the_figure_index_filters_and_fits_the_screen(browser, server: str, site_dir: Path, width: int) -> None:  # type: ignore[no-untyped-def]
+    figures = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(server + "figures/")
+    page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
+    assert len(page.evaluate(VISIBLE_KEYS)) == len(figures)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    key = "exp.final.B"
+    page.fill("#fig-filter-input", key)
+    page.wait_for_function(f"() => ({VISIBLE_KEYS})().length < {len(figures)}", timeout=5_000)
+    shown = page.evaluate(VISIBLE_KEYS)
+    assert key in shown
+    assert all(k.lower().startswith(key.lower()) for k in shown), shown
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    by_page = "cit/optics/"
+    on_page = {f["key"] for f in figures if by_page in f["pages"] or by_page == f["source"]["page"]}
+    page.fill("#fig-filter-input", by_page)
+    page.wait_for_function(f"() => ({VISIBLE_KEYS})().length === {len(on_page)}", timeout=5_000)
+    assert set(page.evaluate(VISIBLE_KEYS)) == on_page
+    page.fill("#fig-filter-input", "no figure is called this")
+    page.wait_for_function(f"() => ({VISIBLE_KEYS})().length === 0", timeout=5_000)
+    assert "0 figures match" in (page.text_content("#fig-count") or "")
+    page.close()
+
+
+HEADING = re.compile(r'<h([23]) id="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
+
+
+def test_headings_that_hold_a_figure_keep_a_readable_id(site_dir: Path) -> None:
+    from mdit_py_plugins.anchors.index import slugify
+
+    html = (site_dir / "cit" / "index.html").read_text(encoding="utf-8")
+    assert 'id="below-enob-8-the-repaired-optics-never-gets-there"' in html
+    checked = 0
+    for path in html_pages(site_dir):
+        for _, hid, inner in HEADING.findall(path.read_text(encoding="utf-8")):
+            if 'class="fig"' not in inner:
+                continue
+            want = slugify(unescape(re.sub(r"<[^>]*>", "", inner)).strip())
+            assert hid == want or re.fullmatch(re.escape(want) + r"-\d+", hid), (
+                f"{path}: {hid!r}, its text gives {want!r}"
+            )
+            checked += 1
+    assert checked
+
+
+def test_csv_files_parse_as_csv(site_dir: Path) -> None:
+    files = sorted(site_dir.rglob("tables/*.csv"))
+    assert files
+    for f in files:
+        rows = list(csv.reader(io.StringIO(f.read_text(encoding="utf-8"), newline="")))
+        assert rows and all(len(r) == len(rows[0]) for r in rows), f
