@@ -378,7 +378,9 @@ def test_print_drops_the_chrome_and_keeps_every_number(browser, server, every_pa
             if elsewhere and not path.startswith("figures/"):
                 assert page.locator(".print-sources").is_visible(), f"{path}: no list of sources"
                 assert page.locator("main a.fig[data-note]").count() == elsewhere
+            page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # what a browser does on Ctrl+P
             pdf = PdfReader(BytesIO(page.pdf(format="A4", print_background=True)))
+            page.evaluate("window.dispatchEvent(new Event('afterprint'))")
             last = pdf.pages[-1].extract_text().strip()
             assert last, f"{path}: the last printed page is blank"
         page.emulate_media(media="screen")

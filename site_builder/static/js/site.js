@@ -296,7 +296,19 @@
     main.appendChild(node("section", { className: "print-sources" }, [
       node("h2", { text: "Sources of the numbers on this page" }), list]));
   }
-  window.addEventListener("beforeprint", printSources);
+  // A plot keeps the width it was drawn at; on paper (about 680 CSS px across) a wider one is scaled down to fit
+  // while printing, then back. (Decks lay out their own slides for print, in deck.js.)
+  const PAPER = 660;
+  window.addEventListener("beforeprint", function () {
+    printSources();
+    if (document.querySelector(".deck")) return;
+    document.querySelectorAll("figure.chart .js-plotly-plot").forEach(function (gd) {
+      if (gd.offsetWidth > PAPER) gd.style.zoom = (PAPER / gd.offsetWidth).toFixed(3);
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    document.querySelectorAll("figure.chart .js-plotly-plot").forEach(function (gd) { gd.style.zoom = ""; });
+  });
   if (window.requestIdleCallback) requestIdleCallback(printSources, { timeout: 2000 });
   else setTimeout(printSources, 300);
 })();
