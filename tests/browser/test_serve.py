@@ -40,7 +40,7 @@ def test_edit_reloads_and_a_failed_rebuild_shows_its_error(browser, tmp_path: Pa
         page_file = project / "content" / "cit" / "index.md"
         text = page_file.read_text(encoding="utf-8")
 
-        page_file.write_text(text.replace("title: ", "title: Edited live: ", 1), encoding="utf-8")
+        page_file.write_text(text.replace("title: ", "title: Edited live, ", 1), encoding="utf-8")
         page.wait_for_function(
             "() => document.querySelector('h1').textContent.startsWith('Edited live')", timeout=60_000
         )
