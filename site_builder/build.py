@@ -320,7 +320,7 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
 
     t0 = time.perf_counter()
     md = make_markdown(figure_text=lambda key: registry.figures[key].text if key in registry.figures else None)
-    env = make_env(paths.templates, opts.template_seconds)
+    env = make_env(paths.templates, opts.template_seconds, paths.cache)
     parsed = [parse_page(p, md) for p in pages]
     terms = load_glossary(paths.content)
     for pp in parsed:

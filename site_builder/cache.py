@@ -26,11 +26,15 @@ KEEP = 4  # entries kept per model
 
 
 def _module_file(name: str) -> Path | None:
-    rel = Path(*name.split("."))
-    base = PACKAGE_DIR.parent
-    for candidate in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
-        if candidate.is_file():
-            return candidate
+    return _module_file_under(str(PACKAGE_DIR.parent), name)
+
+
+@functools.cache
+def _module_file_under(base: str, name: str) -> Path | None:
+    rel = os.path.join(base, *name.split("."))
+    for candidate in (rel + ".py", os.path.join(rel, "__init__.py")):
+        if os.path.isfile(candidate):
+            return Path(candidate)
     return None
 
 
@@ -41,15 +45,21 @@ IMPORT = re.compile(
 )
 
 
-def _imports(path: Path, module: str) -> set[str]:
+def _imports(path: Path, module: str) -> frozenset[str]:
+    st = path.stat()
+    return _imports_of(str(path), module, st.st_mtime_ns, st.st_size)
+
+
+@functools.cache
+def _imports_of(path_str: str, module: str, _mtime: int, _size: int) -> frozenset[str]:
     """Project modules named by any import statement in a file (inside functions too).
 
     A regular expression over the source, not a parse: it runs on every build, and an import it
     could over-count (one inside a string) only makes the key depend on one more file.
     """
-    here = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    here = module.split(".") if path_str.endswith("__init__.py") else module.split(".")[:-1]
     out: set[str] = set()
-    for m in IMPORT.finditer(path.read_text(encoding="utf-8")):
+    for m in IMPORT.finditer(Path(path_str).read_text(encoding="utf-8")):
         if m.group("mods") is not None:
             out |= {part.split()[0] for part in m.group("mods").split(",") if part.strip()}
             continue
@@ -63,7 +73,7 @@ def _imports(path: Path, module: str) -> set[str]:
         out.add(target)
         names = m.group("names").strip("()").replace("\\\n", " ")
         out |= {f"{target}.{n.split()[0]}" for n in names.split(",") if n.strip()}
-    return {m for m in out if m == PACKAGE or m.startswith(PACKAGE + ".")}
+    return frozenset(m for m in out if m == PACKAGE or m.startswith(PACKAGE + "."))
 
 
 @functools.cache
@@ -102,6 +112,12 @@ def library_versions() -> list[str]:
     ]
 
 
+@functools.cache
+def _file_digest(path: str, _mtime: int, _size: int) -> bytes:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).digest()
+
+
 def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable[str] = ()) -> str:
     entries = tuple(entries)
     h = hashlib.sha256()
@@ -109,7 +125,8 @@ def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable
         h.update(line.encode() + b"\n")
     for path in sorted({p for e in entries for p in source_files(e)}):
         h.update(path.relative_to(PACKAGE_DIR.parent).as_posix().encode() + b"\n")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
+        st = path.stat()
+        h.update(_file_digest(str(path), st.st_mtime_ns, st.st_size))
     return h.hexdigest()
 
 

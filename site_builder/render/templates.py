@@ -93,9 +93,11 @@ class SiteSandbox(SandboxedEnvironment):
         return operator.pow(left, right)
 
 
-def make_env(folder: Path, seconds: float = DEFAULT_SECONDS) -> SiteSandbox:
+def make_env(folder: Path, seconds: float = DEFAULT_SECONDS, cache: Path | None = None) -> SiteSandbox:
+    """``cache``: a folder for Jinja's compiled templates (keyed by each template's source), or None."""
     env = SiteSandbox(
         loader=TemplateLoader(folder),
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(_mkdir(cache / "jinja"))) if cache is not None else None,
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -104,6 +106,11 @@ def make_env(folder: Path, seconds: float = DEFAULT_SECONDS) -> SiteSandbox:
     env.time_limit = seconds
     env.filters["slug"] = slug
     return env
+
+
+def _mkdir(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @contextmanager
