@@ -31,6 +31,7 @@ from site_builder.explorers import (
 from site_builder.producers import Produced
 
 Docs = Mapping[str, Produced]
+FMT = ("js/ports/fmt.js",)  # site_builder/fmt.py's formats, one port shared by several explorers
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Explorer:
     port: str  # the port's name on window.Ports
     payload: Callable[[Docs], dict[str, Any]]
     cases: Callable[[Docs], list[dict[str, Any]]]
+    shared: tuple[str, ...] = ()  # script files under assets/ its port needs first (ports used by several)
 
     @property
     def scripts(self) -> tuple[str, str]:
@@ -55,11 +57,11 @@ EXPLORERS: dict[str, Explorer] = {
     for e in (
         Explorer("loss_curves", "lossCurves", loss_curves.payload, loss_curves.cases),
         Explorer("amdahl", "amdahl", amdahl.payload, amdahl.cases),
-        Explorer("step_mask", "stepMask", step_mask.payload, step_mask.cases),
+        Explorer("step_mask", "stepMask", step_mask.payload, step_mask.cases, FMT),
         Explorer("three_trainers", "threeTrainers", three_trainers.payload, three_trainers.cases),
         Explorer("transit", "transit", transit.payload, transit.cases),
         Explorer("captured_energy", "capturedEnergy", captured_energy.payload, captured_energy.cases),
-        Explorer("link_kernel", "linkKernel", link_kernel.payload, link_kernel.cases),
-        Explorer("breakeven", "breakeven", breakeven.payload, breakeven.cases),
+        Explorer("link_kernel", "linkKernel", link_kernel.payload, link_kernel.cases, FMT),
+        Explorer("breakeven", "breakeven", breakeven.payload, breakeven.cases, FMT),
     )
 }

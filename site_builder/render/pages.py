@@ -62,6 +62,7 @@ class PageRenderer:
 
     def render(self, p: PlannedPage) -> None:
         ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": {}, "scripts": []}
+        ctx["shared_scripts"] = []
         ctx.update(decks=[], glossary=[], term_html={}, slides=[], deck=None)
         root = "/" if p.kind.name == "notfound" else root_of(p.url)  # the 404 page is served at any depth
         env = self.markdown_env(p, root)
@@ -86,6 +87,7 @@ class PageRenderer:
                 ctx["charts"] = p.charts
                 ctx["chart_data"] = {n: _json_script(self.explorer_data[n]) for n in p.charts}
                 ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
+                ctx["shared_scripts"] = list(dict.fromkeys(s for n in p.charts for s in EXPLORERS[n].shared))
         elif p.results is not None:
             tables: list[tuple[str, str]] = []
             body, toc = render_results(

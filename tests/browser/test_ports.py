@@ -73,7 +73,8 @@ def test_port_equals_python_on_every_case(browser, server, name):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "figures/")
-    page.add_script_tag(url=server + "assets/" + explorer.scripts[0])
+    for src in (*explorer.shared, explorer.scripts[0]):
+        page.add_script_tag(url=server + "assets/" + src)
     results = page.evaluate(RUN_CASES, [explorer.port, doc["cases"]])
     page.close()
     assert errors == []

@@ -12,51 +12,8 @@
   "use strict";
 
   // ---------------------------------------------------------------------------------------- formats
-  function finite(x) {
-    if (typeof x !== "number" || !isFinite(x)) throw new RangeError("cannot format non-finite number " + x);
-    return x;
-  }
-
-  function group(digits) {
-    let out = "";
-    for (let i = 0; i < digits.length; i++) {
-      if (i > 0 && (digits.length - i) % 3 === 0) out += ",";
-      out += digits[i];
-    }
-    return out;
-  }
-
-  // Python's f"{x:{sep}.{digits}f}": the exact binary value rounded half to even, "-" for any negative
-  // value (also -0.0 and what rounds to zero).
-  function decimal(x, digits, sep) {
-    finite(x);
-    const neg = x < 0 || Object.is(x, -0);
-    const a = Math.abs(x);
-    if (a >= 1e21) throw new RangeError("number too large to format: " + x);
-    // Exact for every double from 2**-48 up; anything smaller is far from a rounding tie at <= 20 digits.
-    const exact = a.toFixed(100);
-    const dot = exact.indexOf(".");
-    let int = exact.slice(0, dot);
-    let frac = exact.slice(dot + 1);
-    let keep = int + frac.slice(0, digits);
-    const rest = frac.slice(digits);
-    const last = keep.charCodeAt(keep.length - 1) - 48;
-    const up = rest[0] > "5" || (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || last % 2 === 1));
-    if (up) {
-      const d = keep.split("");
-      let i = d.length - 1;
-      while (i >= 0 && d[i] === "9") { d[i] = "0"; i--; }
-      if (i < 0) d.unshift("1"); else d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
-      keep = d.join("");
-    }
-    int = keep.slice(0, keep.length - digits);
-    frac = keep.slice(keep.length - digits);
-    return (neg ? "-" : "") + (sep ? group(int) : int) + (digits > 0 ? "." + frac : "");
-  }
-
-  function fixed(x, digits) { return decimal(x, digits, false); }
-  function grouped(x, digits) { return decimal(x, digits || 0, true); }
-  function unit(x, digits, suffix) { return decimal(x, digits, true) + " " + suffix; }
+  // The number formats of site_builder/fmt.py, ported once (ports/fmt.js, loaded first).
+  const { fixed, grouped, unit } = root.Ports.fmt;
 
   // ---------------------------------------------------------------------------------------- the step
   const VARIANTS = ["A", "B", "C", "Cp", "E", "Ep"];
