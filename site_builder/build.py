@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder import cache as results_cache
-from site_builder import outdir
+from site_builder import outdir, uptodate
 from site_builder.assemble import collect_series
 from site_builder.collect import check_refs, parse_page
 from site_builder.content import load_content
@@ -126,21 +126,6 @@ def load_pinned(paths: Paths) -> pins.Pinned:
 
 def pinned_digests(paths: Paths) -> list[str]:
     return load_pinned(paths).digests()
-
-
-def protected_folders(paths: Paths) -> list[tuple[Path, str]]:
-    """The folders ``--out`` must neither be, be inside, nor hold: the inputs, and the results cache."""
-    folders = [
-        (paths.content, "content folder"),
-        (paths.templates, "templates folder"),
-        (paths.data, "data folder"),
-        (paths.vendor, "vendor folder"),
-        (paths.reference, "reference folder"),
-        (paths.project / "site_builder", "site_builder package"),
-    ]
-    if paths.cache is not None:
-        folders.append((paths.cache, "results cache"))
-    return folders
 
 
 def compute_all(paths: Paths, models: Models) -> dict[str, Produced]:
@@ -263,19 +248,29 @@ def plan_pages(parsed: list, files: dict[str, ResultsFile]) -> list[PlannedPage]
     return plan
 
 
-def build(opts: Options, log: Callable[[str], None] = print) -> Summary:
+def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.State | None = None) -> Summary:
     """Build the site into ``--out``: checked before anything is written, built in a temporary folder next
-    to it and swapped in by renames only when every phase passed. SIGTERM/SIGINT stop it cleanly."""
+    to it and swapped in by renames only when every phase passed. SIGTERM/SIGINT stop it cleanly.
+
+    If no input changed since the last build into ``--out`` and the folder is as that build left it, nothing
+    is done (:mod:`site_builder.uptodate`); ``state`` is that check when the caller already made it."""
+    t_start = time.perf_counter()
     paths = opts.paths()
     # the path as given (a symbolic link is refused, not followed), before anything is written
-    outdir.check_out(opts.out if opts.out is not None else paths.out, protected_folders(paths), project=paths.project)
+    outdir.check_out(opts.out if opts.out is not None else paths.out, paths.protected(), project=paths.project)
+    state = state if state is not None else uptodate.check(opts)
+    if state.record is not None:
+        uptodate.skip(opts, state.record, log)
+        return Summary(state.record.pages, state.record.figures, time.perf_counter() - t_start)
     with outdir.interrupts_as_errors():
         outdir.remove_stale_tmp(paths.out)
         try:
-            return _build(opts, paths, log)
+            summary = _build(opts, paths, log)
         except outdir.Interrupted:
             _remove_own_tmp(paths.out)
             raise
+        uptodate.remember(opts, state, summary.pages, summary.figures)
+    return summary
 
 
 def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:

@@ -6,13 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.build import build, load_inputs, load_pinned, write_results
 from site_builder.errors import BuildError
 from site_builder.outdir import interrupts_as_errors
 from site_builder.paths import PROJECT, Options
-from site_builder.sources import pins
-
-PIN_PATTERNS = pins.READS
 
 
 def parser() -> argparse.ArgumentParser:
@@ -82,7 +78,15 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, opts: Options) -> int:
     try:
         if args.command == "build":
-            build(opts)
+            from site_builder import uptodate
+
+            state = uptodate.check(opts)
+            if state.record is not None:  # nothing changed: done without importing the build's modules
+                uptodate.skip(opts, state.record, print)
+                return 0
+            from site_builder.build import build
+
+            build(opts, state=state)
         elif args.command == "pdf":
             from site_builder.pdf import main as pdf_main
 
@@ -92,12 +96,18 @@ def _run(args: argparse.Namespace, opts: Options) -> int:
 
             return serve(opts, args.port)
         elif args.command == "results":
+            from site_builder.build import write_results
+
             write_results(opts)
         elif args.command == "pin":
+            from site_builder.sources import pins
+
             paths = opts.paths()
-            got = pins.write_pins(paths.pins, pins.Roots(paths.vendor, paths.reference), PIN_PATTERNS)
+            got = pins.write_pins(paths.pins, pins.Roots(paths.vendor, paths.reference), pins.READS)
             print(f"pinned {sum(len(v) for v in got.values())} files in data/sources.yaml")
         else:
+            from site_builder.build import load_inputs, load_pinned
+
             paths = opts.paths()
             load_inputs(paths, load_pinned(paths))
             print("inputs verified")

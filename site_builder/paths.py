@@ -32,6 +32,20 @@ class Paths:
     def pins(self) -> Path:
         return self.project / "data" / "sources.yaml"
 
+    def protected(self) -> list[tuple[Path, str]]:
+        """The folders ``--out`` must neither be, be inside, nor hold: the inputs, and the results cache."""
+        folders = [
+            (self.content, "content folder"),
+            (self.templates, "templates folder"),
+            (self.data, "data folder"),
+            (self.vendor, "vendor folder"),
+            (self.reference, "reference folder"),
+            (self.project / "site_builder", "site_builder package"),
+        ]
+        if self.cache is not None:
+            folders.append((self.cache, "results cache"))
+        return folders
+
     def label(self, path: Path) -> str:
         """A path as named in messages: relative to the project when inside it."""
         try:

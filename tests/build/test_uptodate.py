@@ -1,0 +1,85 @@
+"""A build with nothing changed does nothing; any change to an input, an option or the output folder
+makes it a full build again (site_builder.uptodate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from site_builder.cli import main
+from site_builder.uptodate import input_files
+from tests.build.test_bad_inputs import Sandbox, box, tree_digest
+
+__all__ = ["box"]
+
+SKIPPED = "up to date: no input changed since the last build"
+
+
+def build(b: Sandbox, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    capsys.readouterr()
+    assert main([*b.args(), *extra]) == 0
+    return capsys.readouterr().out
+
+
+def test_a_second_build_with_nothing_changed_writes_nothing(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    first = build(box, capsys)
+    assert SKIPPED not in first and "render" in first
+    before = tree_digest(box.out)
+    second = build(box, capsys)
+    assert second.startswith(SKIPPED) and "render" not in second, second
+    assert tree_digest(box.out) == before
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "a content page",
+        "a template",
+        "a page of the output removed",
+        "a page of the output edited",
+        "an option",
+    ],
+)
+def test_any_change_rebuilds(box: Sandbox, capsys: pytest.CaptureFixture[str], change: str) -> None:
+    build(box, capsys)
+    extra: tuple[str, ...] = ()
+    if change == "a content page":
+        box.content("content/cit/optics.md", lambda t: t + "\nOne more sentence at the end.\n")
+    elif change == "a template":
+        box.content("templates/404.html", lambda t: t.replace("</article>", "<p>Try the home page.</p></article>", 1))
+    elif change == "a page of the output removed":
+        (box.out / "figures.json").unlink()
+    elif change == "a page of the output edited":
+        page = box.out / "cit" / "optics" / "index.html"
+        page.write_text(page.read_text("utf-8").replace("<main", "<main data-edited", 1), "utf-8")
+    else:
+        extra = ("--site-url", "https://example.org/results/")
+    again = build(box, capsys, *extra)
+    assert SKIPPED not in again and "render" in again, again
+    assert (box.out / "figures.json").is_file()
+    assert "data-edited" not in (box.out / "cit" / "optics" / "index.html").read_text("utf-8")
+    if change == "a content page":
+        assert "One more sentence at the end." in (box.out / "cit" / "optics" / "index.html").read_text("utf-8")
+    assert build(box, capsys, *extra).startswith(SKIPPED)
+
+
+def test_no_cache_always_builds(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    build(box, capsys)
+    args = [a for a in box.args() if a != "--cache"]
+    if "--cache" in box.args():
+        i = box.args().index("--cache")
+        args = box.args()[:i] + box.args()[i + 2 :]
+    capsys.readouterr()
+    assert main([*args, "--no-cache"]) == 0
+    assert SKIPPED not in capsys.readouterr().out
+
+
+def test_the_inputs_cover_the_code_the_templates_and_the_vendored_data(box: Sandbox) -> None:
+    from site_builder.paths import Options
+
+    paths = Options(project=box.project, out=box.out, vendor=box.vendor, reference=box.reference).paths()
+    labels = input_files(paths)
+    for want in ("site_builder/build.py", "site_builder/static/js/site.js", "templates/base.html", "data/sources.yaml"):
+        assert want in labels
+    assert any(k.startswith("content/cit/") for k in labels)
+    assert any(k.startswith("vendor/") for k in labels) and any(k.startswith("reference/") for k in labels)
+    assert not any("__pycache__" in k for k in labels)
