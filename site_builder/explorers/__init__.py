@@ -59,8 +59,8 @@ EXPLORERS: dict[str, Explorer] = {
         Explorer("amdahl", "amdahl", amdahl.payload, amdahl.cases),
         Explorer("step_mask", "stepMask", step_mask.payload, step_mask.cases, FMT),
         Explorer("three_trainers", "threeTrainers", three_trainers.payload, three_trainers.cases),
-        Explorer("transit", "transit", transit.payload, transit.cases),
-        Explorer("captured_energy", "capturedEnergy", captured_energy.payload, captured_energy.cases),
+        Explorer("transit", "transit", transit.payload, transit.cases, FMT),
+        Explorer("captured_energy", "capturedEnergy", captured_energy.payload, captured_energy.cases, FMT),
         Explorer("link_kernel", "linkKernel", link_kernel.payload, link_kernel.cases, FMT),
         Explorer("breakeven", "breakeven", breakeven.payload, breakeven.cases, FMT),
     )

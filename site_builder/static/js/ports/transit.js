@@ -1,55 +1,15 @@
 // Port of the simulation's closed form (site_builder/models/simulation/closed_form.py: build_plan,
-// energy_per_step, hot_spots, time to target; collectives.py: the rounds; module.py: the stage rates), of the
-// step's split in site_builder/explorers/transit.py (breakdown) and of the number formats it is printed with
-// (site_builder/fmt.py). Pure functions, no DOM; checked against data/explorers/transit.json in Chromium
+// energy_per_step, hot_spots, time to target; collectives.py: the rounds; module.py: the stage rates) and of the
+// step's split in site_builder/explorers/transit.py (breakdown), printed with the number formats of
+// site_builder/fmt.py (ports/fmt.js). Pure functions, no DOM; checked against data/explorers/transit.json in Chromium
 // (raw values to 1e-12 relative, printed values character for character). Every sum is taken in the order
 // the Python takes it, so the doubles are the same.
 (function (root) {
   "use strict";
 
   // ---------------------------------------------------------------------------------------- formats
-  function finite(x) {
-    if (typeof x !== "number" || !isFinite(x)) throw new RangeError("cannot format non-finite number " + x);
-    return x;
-  }
-
-  function group(digits) {
-    let out = "";
-    for (let i = 0; i < digits.length; i++) {
-      if (i > 0 && (digits.length - i) % 3 === 0) out += ",";
-      out += digits[i];
-    }
-    return out;
-  }
-
-  // Python's f"{x:{sep}.{digits}f}": the exact binary value rounded half to even, "-" for any negative value.
-  function decimal(x, digits, sep) {
-    finite(x);
-    const neg = x < 0 || Object.is(x, -0);
-    const a = Math.abs(x);
-    if (a >= 1e21) throw new RangeError("number too large to format: " + x);
-    const exact = a.toFixed(100); // exact for every double from 2**-48 up; smaller ones are never near a tie
-    const dot = exact.indexOf(".");
-    let keep = exact.slice(0, dot) + exact.slice(dot + 1, dot + 1 + digits);
-    const rest = exact.slice(dot + 1 + digits);
-    const last = keep.charCodeAt(keep.length - 1) - 48;
-    const up = rest[0] > "5" || (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || last % 2 === 1));
-    if (up) {
-      const d = keep.split("");
-      let i = d.length - 1;
-      while (i >= 0 && d[i] === "9") { d[i] = "0"; i--; }
-      if (i < 0) d.unshift("1"); else d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
-      keep = d.join("");
-    }
-    const int = keep.slice(0, keep.length - digits);
-    const frac = keep.slice(keep.length - digits);
-    return (neg ? "-" : "") + (sep ? group(int) : int) + (digits > 0 ? "." + frac : "");
-  }
-
-  function fixed(x, digits) { return decimal(x, digits, false); }
-  function grouped(x, digits) { return decimal(x, digits || 0, true); }
-  function pct(x, digits) { return decimal(finite(x) * 100, digits === undefined ? 2 : digits, false) + "%"; }
-  function unit(x, digits, suffix) { return decimal(x, digits, true) + " " + suffix; }
+  // The number formats of site_builder/fmt.py, ported once (ports/fmt.js, loaded first).
+  const { fixed, grouped, pct, unit } = root.Ports.fmt;
 
   // ---------------------------------------------------------------------------------------- collectives
   const STAGES = ["port", "optics", "compute", "fpga"];
