@@ -5,11 +5,36 @@
 //   scheme changes: the header's toggle or the system's setting);
 // * never shows Plotly's toolbar (displayModeBar: false, whatever the explorer passed);
 // * on a narrow screen (plot under 600 px) drops Plotly's legend, whose entries would cover the axis: the series
-//   are then named by the chart's own toggles (an explorer's `.explorer-toggles`, else the ones made here).
+//   are then named by the chart's own toggles (an explorer's `.explorer-toggles`, else the ones made here);
+// * lets tick labels overflow (ticklabeloverflow "allow", unless the explorer set it): Plotly would otherwise
+//   measure every label on every redraw, a forced layout each time.
 //
 // Once a chart is drawn (figure.chart[data-ready="true"]), it gets a text alternative: the plot is an image named
-// by its axes, and a button shows its data as a table, built from the plot's traces when opened. A chart whose
-// series are named only in Plotly's legend gets checkboxes for them (keyboard-operable, unlike the legend).
+// by its axes, and a button shows its data as a table, built from the plot's traces when opened (points whose
+// value is null are left out). A chart whose series are named only in Plotly's legend gets checkboxes for them
+// (keyboard-operable, unlike the legend).
+//
+// For explorers, window.Charts:
+//
+// * Charts.update(gd, data, layout, config) -> Promise: use it instead of Plotly.react for the redraw on every
+//   move of a control (same arguments, same promise; it also emits plotly_afterplot when the redraw is done).
+//   The fast path applies when, since the last draw, only the traces' values changed: the same number of
+//   traces, each a scatter or a bar, with the same attributes except new numbers in x and y (x and y holding
+//   categories must not change), base, customdata, hovertext and text; the same layout and config except the
+//   axes' ranges; and every axis a trace uses has a fixed range (layout.[xy]axis.range given, no autorange;
+//   a category axis too, e.g. [-0.5, n - 0.5]). Then Plotly draws the traces alone (Plotly.animate with no
+//   transition and no redraw), and, if a range moved, Plotly.relayout redraws that axis in the same task,
+//   before the page is painted: no supplyDefaults-and-full-replot, titles, legend, margins or drag boxes.
+//   Anything else falls back to Plotly.react. An update asked for while a fast one is drawing is drawn right
+//   after it (only the latest). How to get there: compute the ranges yourself (a round number above the
+//   data; a range that moves costs one axis redraw), hide a series by emptying its values (x: [], y: [] for a
+//   line; null for a bar's segment), not with `visible`, and keep annotations and shapes that move out of
+//   the layout (a line is a scatter trace; on a category axis, put it on an overlaying linear axis with a
+//   fixed range).
+// * Charts.toggles({id, legend, items: [{key, label, color, dash}], hidden: Set, onChange(hidden, key)}) ->
+//   a fieldset of checkboxes (ids id-0, id-1, ...; class explorer-toggles, so no others are made here), one per
+//   series with its colour swatch (a dashed line when dash), checked when its key is not in `hidden`; a change
+//   updates `hidden` and calls onChange. Put it next to the plot and redraw from onChange.
 (function () {
   "use strict";
   if (typeof Plotly === "undefined") return;
@@ -20,8 +45,12 @@
     const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
     return v || fallback;
   }
+  // Read once and again when the scheme changes, not on every update (getComputedStyle after the explorer has
+  // written its outputs would force a style recalculation per move).
+  let scheme = null;
   function colours() {
-    return { ink: css("--ink", "#1b1f24"), grid: css("--grid", "#e4e7eb"), axis: css("--muted", "#5b6570") };
+    if (!scheme) scheme = { ink: css("--ink", "#1b1f24"), grid: css("--grid", "#e4e7eb"), axis: css("--muted", "#5b6570") };
+    return scheme;
   }
   function axisNames(layout) {
     const names = Object.keys(layout || {}).filter(function (k) { return /^[xy]axis\d*$/.test(k); });
@@ -29,8 +58,15 @@
     if (names.indexOf("yaxis") < 0) names.push("yaxis");
     return names;
   }
+  // Cached per plot until the window is resized (reading clientWidth after the explorer has written its outputs
+  // would force a layout per move).
+  let widths = new WeakMap();
   function narrow(gd) {
-    const w = gd.clientWidth || (gd.parentNode && gd.parentNode.clientWidth) || window.innerWidth;
+    let w = widths.get(gd);
+    if (w === undefined) {
+      w = gd.clientWidth || (gd.parentNode && gd.parentNode.clientWidth) || window.innerWidth;
+      if (w) widths.set(gd, w);
+    }
     return w < NARROW;
   }
   function groupOf(t) { return t.legendgroup || t.name || ""; }
@@ -42,7 +78,11 @@
     l.plot_bgcolor = "rgba(0,0,0,0)";
     l.font = Object.assign({}, l.font, { color: c.ink });
     axisNames(l).forEach(function (k) {
-      l[k] = Object.assign({ gridcolor: c.grid, zerolinecolor: c.axis, linecolor: c.axis }, l[k]);
+      // ticklabeloverflow "allow": Plotly would otherwise measure every tick label (getBoundingClientRect, a
+      // forced layout) on every redraw to hide the ones past the plot's edge, which the margins already leave room
+      // for.
+      l[k] = Object.assign({ gridcolor: c.grid, zerolinecolor: c.axis, linecolor: c.axis, ticklabeloverflow: "allow" },
+        l[k]);
     });
     if (narrow(gd)) l.showlegend = false;
     return l;
@@ -59,22 +99,128 @@
       const el = typeof gd === "string" ? document.getElementById(gd) : gd;
       if (data && !Array.isArray(data) && typeof data === "object") { // newPlot(gd, {data, layout, config})
         const fig = data;
+        const st = state.get(el);
+        if (st) st.key = null;
         return original.call(this, gd, Object.assign({}, fig, {
           data: adaptData(el, fig.data), layout: adaptLayout(el, fig.layout), config: adaptConfig(fig.config) }));
       }
       const s = state.get(el) || { hidden: new Set(), own: false };
       s.args = [data, layout, config];
       state.set(el, s);
-      return original.call(this, gd, adaptData(el, data), adaptLayout(el, layout), adaptConfig(config));
+      const d = adaptData(el, data), l = adaptLayout(el, layout), c = adaptConfig(config);
+      s.key = keyOf(d, l, c);
+      return original.call(this, gd, d, l, c);
     };
   }
   Plotly.newPlot = wrap(Plotly.newPlot);
   Plotly.react = wrap(Plotly.react);
 
+  // ---------------------------------------------------------------------------------------- the fast update
+  // Charts.update(gd, data, layout, config): Plotly.react's arguments and promise, for the updates an explorer
+  // makes on every move of a control. When only the traces' values changed since the last draw (the same layout,
+  // config, traces and trace attributes; new x/y numbers, base, customdata, hovertext or text), and every axis
+  // the traces use has a fixed range (`range` given, no autorange) and every trace is a scatter or a bar, it
+  // redraws the traces alone (Plotly.animate with no transition and no redraw: new defaults and calcdata for
+  // the traces, then the traces drawn again; no axes, titles, legend, margins or drag boxes), then emits
+  // `plotly_afterplot` on the plot as Plotly.react would, once the traces are drawn. Otherwise it is
+  // Plotly.react. Updates made while a fast one is drawing wait for it (the latest one is drawn next).
+  const FREE = { x: 1, y: 1, base: 1, customdata: 1, hovertext: 1, text: 1 };
+  const ANIMATABLE = { scatter: 1, bar: 1 };
+  function numeric(a) {
+    if (!Array.isArray(a) && !ArrayBuffer.isView(a)) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== null && typeof a[i] !== "number") return false;
+    return true;
+  }
+  function skeleton(t) {
+    const out = {};
+    Object.keys(t).forEach(function (k) {
+      // x and y of categories are part of the layout of the axis: only numbers may change freely.
+      out[k] = FREE[k] && ((k !== "x" && k !== "y") || numeric(t[k])) ? "~" : t[k];
+    });
+    return JSON.stringify(out);
+  }
+  function keyOf(data, layout, config) {
+    if (!Array.isArray(data)) return null;
+    const axes = {};
+    let fast = true;
+    data.forEach(function (t) {
+      if (!ANIMATABLE[t.type || "scatter"]) fast = false;
+      axes["xaxis" + (t.xaxis || "x").slice(1)] = 1;
+      axes["yaxis" + (t.yaxis || "y").slice(1)] = 1;
+    });
+    const ranges = {};
+    Object.keys(axes).forEach(function (k) {
+      const a = layout[k];
+      if (!a || !Array.isArray(a.range) || a.range.length !== 2 || a.autorange) fast = false;
+      else ranges[k] = a.range;
+    });
+    if (!fast) return null;
+    return {
+      layout: JSON.stringify(layout, function (k, v) { return k === "range" ? undefined : v; }) + JSON.stringify(config),
+      ranges: ranges,
+      traces: data.map(skeleton),
+    };
+  }
+  const NO_TRANSITION = { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" };
+  function update(gd, data, layout, config) {
+    const el = typeof gd === "string" ? document.getElementById(gd) : gd;
+    const s = state.get(el);
+    if (s && s.busy) { // a fast update is drawing: this one is drawn when it is done
+      s.next = [data, layout, config];
+      return s.busy;
+    }
+    if (!s || !s.key || !el._fullLayout || !el.on) return Plotly.react(el, data, layout, config);
+    const d = adaptData(el, data), l = adaptLayout(el, layout), c = adaptConfig(config);
+    const key = keyOf(d, l, c);
+    const fast = key && key.layout === s.key.layout && key.traces.length === s.key.traces.length &&
+      key.traces.every(function (t, i) { return t === s.key.traces[i]; });
+    if (!fast) return Plotly.react(el, data, layout, config);
+    const moved = {};
+    let rescale = false;
+    Object.keys(key.ranges).forEach(function (k) {
+      const was = s.key.ranges[k], now = key.ranges[k];
+      if (!was || was[0] !== now[0] || was[1] !== now[1]) { moved[k + ".range"] = now.slice(); rescale = true; }
+    });
+    s.args = [data, layout, config];
+    s.key = key;
+    s.busy = new Promise(function (resolve) {
+      function started() {
+        el.removeListener("plotly_transitioning", started);
+        // Plotly draws the traces right after this event, in the same task: the new ranges follow at once
+        // (before the page is painted), with the axes that show them; Plotly.relayout then emits
+        // plotly_afterplot.
+        if (rescale) queueMicrotask(function () { Plotly.relayout(el, moved); });
+      }
+      function done() {
+        el.removeListener("plotly_transitioning", started);
+        el.removeListener("plotly_transitioned", done);
+        el.removeListener("plotly_transitioninterrupted", done);
+        resolve();
+      }
+      el.on("plotly_transitioning", started);
+      el.on("plotly_transitioned", done);
+      el.on("plotly_transitioninterrupted", done);
+      Plotly.animate(el, { data: d, traces: d.map(function (_, i) { return i; }), layout: {} }, NO_TRANSITION)
+        .catch(function () {});
+    }).then(function () {
+      s.busy = null;
+      if (!rescale) el.emit("plotly_afterplot");
+      if (s.next) {
+        const a = s.next;
+        s.next = null;
+        return update(el, a[0], a[1], a[2]);
+      }
+      return el;
+    });
+    return s.busy;
+  }
+  window.Charts = { update: update, toggles: toggles };
+
   function plots() { return Array.from(document.querySelectorAll("figure.chart .js-plotly-plot")); }
 
   // The colour scheme changed: restyle each drawn plot's paper, text and axes.
   function recolour() {
+    scheme = null;
     const c = colours();
     plots().forEach(function (gd) {
       if (!gd.layout) return;
@@ -93,6 +239,7 @@
   // Crossing the narrow width: the legend goes or comes back.
   let resizing = 0;
   window.addEventListener("resize", function () {
+    widths = new WeakMap();
     clearTimeout(resizing);
     resizing = setTimeout(function () {
       plots().forEach(function (gd) {
@@ -135,7 +282,7 @@
       const h = t.orientation === "h";
       const cat = h ? t.y : t.x;
       const val = h ? t.x : t.y;
-      if (!val || !val.length) return;
+      if (!val || !val.length || Array.from(val).every(function (v) { return v === null; })) return;
       const catTitle = axisTitle(layout, h ? "y" : "x", h ? t.yaxis : t.xaxis) || (h ? "y" : "x");
       const valTitle = axisTitle(layout, h ? "x" : "y", h ? t.xaxis : t.yaxis) || (h ? "x" : "y");
       const labels = Array.isArray(t.hovertext) ? t.hovertext : Array.isArray(t.text) ? t.text : null;
@@ -143,6 +290,7 @@
       if (labels) head.appendChild(node("th", { scope: "col", text: "Label" }));
       const body = node("tbody");
       Array.from(val).forEach(function (v, j) {
+        if (v === null || v === undefined) return; // a point left out (a hidden series' segment)
         const row = node("tr", {}, [node("th", { scope: "row", text: plain(cat ? cat[j] : j + 1) }), node("td", { text: plain(v) })]);
         if (labels) row.appendChild(node("td", { text: plain(labels[j]) }));
         body.appendChild(row);
@@ -160,33 +308,56 @@
   }
 
   // Checkboxes for series named only in Plotly's legend.
+  // A fieldset of checkboxes, one per series: Charts.toggles (explorers) and the ones made here.
+  function swatchOf(colour, dash) {
+    const sw = node("span", { className: "swatch", "aria-hidden": "true" });
+    if (dash) { // a dashed line
+      sw.style.height = "0";
+      sw.style.borderRadius = "0";
+      sw.style.borderTop = "2px dashed " + (colour || "currentColor");
+      sw.style.verticalAlign = "0.25rem";
+    } else if (colour) {
+      sw.style.background = colour;
+    }
+    return sw;
+  }
+  function toggles(opts) {
+    const hidden = opts.hidden || new Set();
+    const set = node("fieldset", { className: "explorer-radios explorer-toggles chart-series" },
+      [node("legend", { text: opts.legend || "Series shown" })]);
+    opts.items.forEach(function (it, i) {
+      const id = opts.id + "-" + i;
+      const box = node("input", { type: "checkbox", id: id });
+      box.checked = !hidden.has(it.key);
+      box.dataset.series = String(it.key);
+      box.addEventListener("change", function () {
+        if (box.checked) hidden.delete(it.key); else hidden.add(it.key);
+        opts.onChange(hidden, it.key);
+      });
+      set.appendChild(node("span", { className: "explorer-field explorer-check" },
+        [box, node("label", { for: id }, [swatchOf(it.color, it.dash), " " + plain(it.label)])]));
+    });
+    return set;
+  }
+
+  // Checkboxes for series named only in Plotly's legend.
   function seriesToggles(fig, plot) {
     if (fig.querySelector(".explorer-toggles")) return null;
     const s = state.get(plot);
     if (!s || (s.args && s.args[1] && s.args[1].showlegend === false)) return null;
     const groups = [];
-    const colour = {};
+    const items = [];
     (plot.data || []).forEach(function (t) {
       const g = groupOf(t);
       if (!g || t.showlegend === false || groups.indexOf(g) >= 0) return;
       groups.push(g);
-      colour[g] = (t.line && t.line.color) || (t.marker && typeof t.marker.color === "string" && t.marker.color) || "";
+      items.push({ key: g, label: g,
+        color: (t.line && t.line.color) || (t.marker && typeof t.marker.color === "string" && t.marker.color) || "" });
     });
     if (groups.length < 2) return null;
     s.own = true;
-    const set = node("fieldset", { className: "explorer-radios explorer-toggles chart-series" }, [node("legend", { text: "Series shown" })]);
-    groups.forEach(function (g, i) {
-      const id = (fig.id || "chart") + "-series-" + i;
-      const box = node("input", { type: "checkbox", id: id });
-      box.checked = true;
-      box.addEventListener("change", function () {
-        if (box.checked) s.hidden.delete(g); else s.hidden.add(g);
-        redraw(plot);
-      });
-      const swatch = node("span", { className: "swatch", "aria-hidden": "true" });
-      if (colour[g]) swatch.style.background = colour[g];
-      set.appendChild(node("span", { className: "explorer-field explorer-check" }, [box, node("label", { for: id }, [swatch, " " + plain(g)])]));
-    });
+    const set = toggles({ id: (fig.id || "chart") + "-series", items: items, hidden: s.hidden,
+      onChange: function () { redraw(plot); } });
     // A click in Plotly's legend does what the checkbox does (and keeps it in step).
     plot.on("plotly_legendclick", function (ev) {
       const g = groupOf(ev.data[ev.curveNumber] || {});

@@ -7,7 +7,9 @@
   const NAME = "amdahl";
   const holder = document.getElementById("chart-" + NAME);
   const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.amdahl) return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.amdahl) {
+    return;
+  }
   const port = window.Ports.amdahl;
   const data = JSON.parse(raw.textContent);
   const cfg = data.config;
@@ -95,21 +97,14 @@
 
   // ---------------------------------------------------------------------------------------- outputs
   const plot = el("div", { className: "explorer-plot", id: NAME + "-plot" });
-  const legend = el("ul", { className: "explorer-legend", "aria-label": "Op classes" }, CLASSES.map(function (c) {
-    const swatch = el("span", { className: "explorer-swatch", "aria-hidden": "true" });
-    swatch.style.display = "inline-block";
-    swatch.style.width = "0.8em";
-    swatch.style.height = "0.8em";
-    swatch.style.marginRight = "0.35em";
-    swatch.style.background = c[2];
-    const item = el("li", {}, [swatch, document.createTextNode(c[1])]);
-    item.style.display = "inline-block";
-    item.style.marginRight = "1.2em";
-    return item;
-  }));
-  legend.style.listStyle = "none";
-  legend.style.padding = "0";
-  legend.style.margin = "0.25rem 0";
+  // The op classes, each a checkbox that shows or hides its segments (keyboard-operable; the chart has no
+  // Plotly legend).
+  const hidden = new Set();
+  const legend = window.Charts.toggles({
+    id: NAME + "-class", legend: "Op classes shown", hidden: hidden,
+    items: CLASSES.map(function (c) { return { key: c[0], label: c[1], color: c[2] }; }),
+    onChange: function () { update(); },
+  });
   const outs = {};
   const tables = OUTPUTS.map(function (group) {
     const body = el("tbody");
@@ -165,46 +160,61 @@
 
   // One bar trace of twelve segments (three passes x four op classes), each segment placed on the one
   // below it with `base`: the stacked bars of four traces, at a fifth less of Plotly's time per update.
+  // A hidden class's segments are left out (no height, no hover) and the others close up. The y axis's
+  // range is set here (a round number above the tallest bar), so that Charts.update redraws the bars and,
+  // when the range moves, the y axis only.
   function traces(v) {
     const x = [], y = [], base = [], color = [], custom = [], names = [];
+    let top = 0;
     PASSES.forEach(function (p) {
       const bars = v.bars[p[0]];
       const passTotal = bars.digital + bars.transform + bars.weight_masked + bars.data_by_data;
       let bottom = 0;
       CLASSES.forEach(function (c) {
         const h = bars[c[0]] / 1e15;
+        const shown = !hidden.has(c[0]);
         x.push(p[1]);
-        y.push(h);
+        y.push(shown ? h : null);
         base.push(bottom);
-        bottom += h;
+        if (shown) bottom += h;
         color.push(c[2]);
         names.push(c[1]);
         custom.push([c[1], port.pct(passTotal ? bars[c[0]] / passTotal : 0), h]);
       });
+      top = Math.max(top, bottom);
     });
-    return [{
+    return { top: top, data: [{
       type: "bar", name: "FLOPs by op class", x: x, y: y, base: base, marker: { color: color }, customdata: custom,
       hovertext: names,
       // %{y} of a bar with a base is its top; the segment's own height is in customdata.
       hovertemplate: "%{customdata[0]}<br>%{x}: %{customdata[2]:.4g} PFLOP, %{customdata[1]} of the pass" +
         "<extra></extra>",
-    }];
+    }] };
+  }
+
+  // The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above x (x > 0).
+  function roundUp(x) {
+    if (!(x > 0)) return 1;
+    const p = Math.pow(10, Math.floor(Math.log10(x)));
+    const steps = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
+    for (let i = 0; i < steps.length; i++) if (steps[i] * p >= x * (1 - 1e-12)) return steps[i] * p;
+    return 10 * p;
   }
 
   // Only the bars change from one setting to the next: no Plotly legend, no annotations and fixed tick
   // labels, all of which Plotly would lay out again on every update (each costs more than the bars; see
   // scripts/bench_explorers.py), and fixed axes (no zoom or pan on three bars: no drag boxes to rebuild).
-  // The legend is plain HTML, drawn once; the shares are in the table beside the chart and in the hover.
-  // A new object each time: Plotly writes its computed ranges into the layout it is given.
-  function layout() {
+  // The legend is the op classes' checkboxes; the shares are in the table beside the chart and in the hover.
+  // A new object each time: Plotly writes into the layout it is given.
+  function layout(top) {
     return {
       barmode: "overlay",
       showlegend: false,
       dragmode: false,
       margin: { l: 64, r: 10, t: 10, b: 30 },
       height: 300,
-      xaxis: { fixedrange: true },
-      yaxis: { title: { text: "PFLOP per optimizer step" }, rangemode: "tozero", fixedrange: true },
+      xaxis: { fixedrange: true, range: [-0.5, PASSES.length - 0.5] },
+      yaxis: { title: { text: "PFLOP per optimizer step" }, range: [0, roundUp(top * 1.04)], fixedrange: true },
     };
   }
 
@@ -216,7 +226,8 @@
   function update() {
     const c = current();
     show(c.view);
-    return Plotly.react(plot, traces(c.view), layout(), PLOT_CONFIG);
+    const t = traces(c.view);
+    return window.Charts.update(plot, t.data, layout(t.top), PLOT_CONFIG);
   }
 
   variantSelect.addEventListener("change", function () { state.variant = variantSelect.value; update(); });
@@ -234,7 +245,8 @@
 
   const first = current();
   show(first.view);
-  Promise.resolve(Plotly.newPlot(plot, traces(first.view), layout(), PLOT_CONFIG)).then(function () {
+  const drawn = traces(first.view);
+  Promise.resolve(Plotly.newPlot(plot, drawn.data, layout(drawn.top), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });
 })();

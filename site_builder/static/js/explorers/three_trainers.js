@@ -104,7 +104,7 @@
   const LAYOUT = {
     margin: { l: 64, r: 10, t: 10, b: 50 },
     height: 380,
-    xaxis: { title: { text: "Gradient step" }, zeroline: false },
+    xaxis: { title: { text: "Gradient step" }, zeroline: false, range: [data.steps[0], data.steps[data.steps.length - 1]] },
     yaxis: { title: { text: "Loss on the hardware" }, type: "log", range: yRange, dtick: 1, exponentformat: "power" },
     legend: { orientation: "h", y: -0.2 },
     hovermode: "closest",
@@ -129,7 +129,8 @@
   function update() {
     const c = current();
     show(c.s, c.point);
-    return Plotly.react(plot, traces(c.point), LAYOUT, PLOT_CONFIG);
+    return window.Charts ? window.Charts.update(plot, traces(c.point), LAYOUT, PLOT_CONFIG)
+      : Plotly.react(plot, traces(c.point), LAYOUT, PLOT_CONFIG);
   }
 
   fab.input.addEventListener("input", update);
