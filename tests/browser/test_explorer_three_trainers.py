@@ -214,3 +214,64 @@ def test_sizes_itself_when_shown(page):
                    return Math.abs(gd._fullLayout.width - gd.getBoundingClientRect().width) < 2; }}""",
         timeout=5_000,
     )
+
+
+def test_series_are_keyboard_toggles(page):
+    """Each series is a checkbox beside the chart (no Plotly legend): Space hides its curve and shows it again;
+    the final losses stay printed."""
+    boxes = page.evaluate(
+        f"""() => [...document.querySelectorAll('#chart-{NAME} fieldset.explorer-toggles input[type=checkbox]')]
+          .map((e) => [e.id, e.labels[0].textContent.trim(), e.checked])"""
+    )
+    assert [b[1] for b in boxes] == ["In silico, on its twin", "In silico", "Physics-aware", "In situ"]
+    assert all(b[2] for b in boxes)
+    assert (
+        page.evaluate(f"() => document.querySelector('#chart-{NAME} .js-plotly-plot')._fullLayout.showlegend") is False
+    )
+    before_plot, before = page.evaluate(PLOT_JS), page.evaluate(OUTPUTS_JS)
+    page.focus(f"#{NAME}-series-2")  # physics-aware
+    page.keyboard.press("Space")
+    page.wait_for_function(f"(b) => ({PLOT_JS})() !== b", arg=before_plot, timeout=5_000)
+    points = page.evaluate(
+        f"() => document.querySelector('#chart-{NAME} .js-plotly-plot').data.map((t) => [t.name, t.y.length])"
+    )
+    assert [n for name, n in points if name == "Physics-aware"] == [0]
+    assert all(n > 0 for name, n in points if name != "Physics-aware")
+    assert page.evaluate(OUTPUTS_JS) == before
+    page.keyboard.press("Space")
+    page.wait_for_function(f"(b) => ({PLOT_JS})() === b", arg=before_plot, timeout=5_000)
+
+
+def test_the_curves_are_drawn_when_plotly_afterplot_fires(page):
+    """Every move is Charts.update's fast path (the curves alone): by the time plotly_afterplot fires, each
+    drawn line ends where its new data ends, so what the benchmark times is the whole redraw."""
+    seen = page.evaluate(
+        f"""async () => {{
+          const gd = document.querySelector('#chart-{NAME} .js-plotly-plot');
+          const out = [];
+          for (const id of ['{NAME}-fab', '{NAME}-noise', '{NAME}-fab']) {{
+            const e = document.getElementById(id);
+            out.push(await new Promise((resolve) => {{
+              function done() {{
+                gd.removeListener('plotly_afterplot', done);
+                const ya = gd._fullLayout.yaxis, xa = gd._fullLayout.xaxis;
+                resolve(gd.data.map((t, i) => {{
+                  const d = gd.querySelectorAll('.scatterlayer .trace')[i].querySelector('path.js-line')
+                    .getAttribute('d');
+                  const last = d.split(/[ML]/).filter(Boolean).pop().split(',').map(Number);
+                  const n = t.y.length - 1;
+                  return [last, [xa.c2p(t.x[n]), ya.c2p(t.y[n])]];
+                }}));
+              }}
+              gd.on('plotly_afterplot', done);
+              if (e.value === e.max) e.stepDown(); else e.stepUp();
+              e.dispatchEvent(new Event('input', {{bubbles: true}}));
+            }}));
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+          }}
+          return out;
+        }}"""
+    )
+    for move in seen:
+        for drawn, want in move:
+            assert drawn == pytest.approx(want, abs=0.6)

@@ -17,20 +17,20 @@
 // For explorers, window.Charts:
 //
 // * Charts.update(gd, data, layout, config) -> Promise: use it instead of Plotly.react for the redraw on every
-//   move of a control (same arguments, same promise; it also emits plotly_afterplot when the redraw is done).
+//   move of a control (same arguments; plotly_afterplot is emitted once the redraw is drawn, as with react).
 //   The fast path applies when, since the last draw, only the traces' values changed: the same number of
 //   traces, each a scatter or a bar, with the same attributes except new numbers in x and y (x and y holding
 //   categories must not change), base, customdata, hovertext and text; the same layout and config except the
 //   axes' ranges; and every axis a trace uses has a fixed range (layout.[xy]axis.range given, no autorange;
 //   a category axis too, e.g. [-0.5, n - 0.5]). Then Plotly draws the traces alone (Plotly.animate with no
 //   transition and no redraw), and, if a range moved, Plotly.relayout redraws that axis in the same task,
-//   before the page is painted: no supplyDefaults-and-full-replot, titles, legend, margins or drag boxes.
-//   Anything else falls back to Plotly.react. An update asked for while a fast one is drawing is drawn right
-//   after it (only the latest). How to get there: compute the ranges yourself (a round number above the
-//   data; a range that moves costs one axis redraw), hide a series by emptying its values (x: [], y: [] for a
-//   line; null for a bar's segment), not with `visible`, and keep annotations and shapes that move out of
-//   the layout (a line is a scatter trace; on a category axis, put it on an overlaying linear axis with a
-//   fixed range).
+//   before the page is painted: no full replot (defaults of everything, titles, legend, margins, drag boxes).
+//   Anything else falls back to Plotly.react. An update asked for while a fast one is finishing (until
+//   Plotly.animate's plotly_transitioned, a frame later) is drawn right after it (only the latest).
+//   To stay on the fast path: compute the ranges yourself (a round number above the data; a range that moves
+//   costs one axis redraw), hide a series by emptying its values (x: [], y: [] for a line; null for a bar's
+//   segment), not with `visible`, and keep what moves out of the layout's annotations and shapes (a line is a
+//   scatter trace; over a category axis, on an overlaying linear axis with a fixed range).
 // * Charts.toggles({id, legend, items: [{key, label, color, dash}], hidden: Set, onChange(hidden, key)}) ->
 //   a fieldset of checkboxes (ids id-0, id-1, ...; class explorer-toggles, so no others are made here), one per
 //   series with its colour swatch (a dashed line when dash), checked when its key is not in `hidden`; a change
@@ -186,10 +186,15 @@
     s.busy = new Promise(function (resolve) {
       function started() {
         el.removeListener("plotly_transitioning", started);
-        // Plotly draws the traces right after this event, in the same task: the new ranges follow at once
-        // (before the page is painted), with the axes that show them; Plotly.relayout then emits
-        // plotly_afterplot.
-        if (rescale) queueMicrotask(function () { Plotly.relayout(el, moved); });
+        // Plotly draws the traces synchronously right after this event (no transition): a microtask queued
+        // now runs once they are drawn, in the same task, before the page is painted. It moves the ranges
+        // that moved (Plotly.relayout redraws those axes and the traces on them, then emits
+        // plotly_afterplot), or else emits plotly_afterplot. (Plotly.animate's own end, plotly_transitioned,
+        // comes a frame later.)
+        queueMicrotask(function () {
+          if (rescale) Plotly.relayout(el, moved);
+          else el.emit("plotly_afterplot");
+        });
       }
       function done() {
         el.removeListener("plotly_transitioning", started);
@@ -204,7 +209,6 @@
         .catch(function () {});
     }).then(function () {
       s.busy = null;
-      if (!rescale) el.emit("plotly_afterplot");
       if (s.next) {
         const a = s.next;
         s.next = null;

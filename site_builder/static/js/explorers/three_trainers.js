@@ -9,7 +9,9 @@
   const NAME = "three_trainers";
   const holder = document.getElementById("chart-" + NAME);
   const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.threeTrainers) return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.threeTrainers) {
+    return;
+  }
   const port = window.Ports.threeTrainers;
   const data = JSON.parse(raw.textContent);
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
@@ -74,8 +76,20 @@
       "from the hardware. Dashed: in silico on its own twin.",
   });
 
+  // The series, each a checkbox beside the chart (the chart has no Plotly legend): a hidden one is drawn with
+  // no points, so that showing or hiding it is a fast update like any other move.
+  const hidden = new Set();
+  const toggles = window.Charts.toggles({
+    id: NAME + "-series", legend: "Series shown", hidden: hidden,
+    items: [{ key: "twin", label: TWIN_NAME, color: "#8d99ae", dash: true }].concat(data.trainers.map(function (t) {
+      return { key: t.id, label: t.name, color: COLORS[t.id] };
+    })),
+    onChange: function () { update(); },
+  });
+
   holder.textContent = "";
   holder.appendChild(form);
+  holder.appendChild(toggles);
   holder.appendChild(plot);
   holder.appendChild(outputs);
   holder.appendChild(caption);
@@ -85,15 +99,18 @@
     return { fab: fab.levels[Number(fab.input.value)], noise: noise.levels[Number(noise.input.value)] };
   }
 
+  const NONE = [];
   function traces(point) {
     const out = [{
-      type: "scatter", mode: "lines", x: data.steps, y: data.twin, name: TWIN_NAME,
+      type: "scatter", mode: "lines", x: hidden.has("twin") ? NONE : data.steps, y: hidden.has("twin") ? NONE : data.twin,
+      name: TWIN_NAME,
       line: { color: "#8d99ae", width: 1.5, dash: "dash" },
       hovertemplate: "step %{x}: %{y:.2e}<extra>" + TWIN_NAME + "</extra>",
     }];
     data.trainers.forEach(function (t) {
       out.push({
-        type: "scatter", mode: "lines", x: data.steps, y: point.loss[t.id], name: t.name,
+        type: "scatter", mode: "lines", x: hidden.has(t.id) ? NONE : data.steps, y: hidden.has(t.id) ? NONE : point.loss[t.id],
+        name: t.name,
         line: { color: COLORS[t.id], width: 2.5 },
         hovertemplate: "step %{x}: %{y:.2e}<extra>" + t.name + "</extra>",
       });
@@ -101,12 +118,14 @@
     return out;
   }
 
+  // Fixed ranges and no Plotly legend (the checkboxes name the series): every move is a fast update of the
+  // curves alone (Charts.update).
   const LAYOUT = {
+    showlegend: false,
     margin: { l: 64, r: 10, t: 10, b: 50 },
     height: 380,
     xaxis: { title: { text: "Gradient step" }, zeroline: false, range: [data.steps[0], data.steps[data.steps.length - 1]] },
     yaxis: { title: { text: "Loss on the hardware" }, type: "log", range: yRange, dtick: 1, exponentformat: "power" },
-    legend: { orientation: "h", y: -0.2 },
     hovermode: "closest",
   };
 
@@ -129,8 +148,7 @@
   function update() {
     const c = current();
     show(c.s, c.point);
-    return window.Charts ? window.Charts.update(plot, traces(c.point), LAYOUT, PLOT_CONFIG)
-      : Plotly.react(plot, traces(c.point), LAYOUT, PLOT_CONFIG);
+    return window.Charts.update(plot, traces(c.point), LAYOUT, PLOT_CONFIG);
   }
 
   fab.input.addEventListener("input", update);
