@@ -10,8 +10,8 @@ table reader, not the builder's formatter.
 from __future__ import annotations
 
 import functools
-import itertools
 import http.server
+import itertools
 import re
 import shutil
 import threading
