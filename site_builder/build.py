@@ -10,18 +10,21 @@ import contextlib
 import hashlib
 import json
 import os
+import pickle
+import re
 import shutil
 import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from site_builder import cache as results_cache
 from site_builder import outdir, uptodate
 from site_builder.assemble import collect_series
-from site_builder.collect import check_refs, parse_page
-from site_builder.content import load_content
+from site_builder.collect import Parsed, check_refs, parse_page
+from site_builder.content import Page, load_content
 from site_builder.errors import BuildError, InputError
 from site_builder.explorers import EXPLORERS, Explorer
 from site_builder.figures import Figure, Registry, ResultsFile, Source
@@ -44,6 +47,9 @@ from site_builder.series import SERIES
 from site_builder.sources import pins
 from site_builder.sources.inputs import load_inputs
 from site_builder.sources.reading import DATA_MAX_BYTES, read_text
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 SITE_TITLE = "Fourier Optics for Training · Compute in Transit"
 VENDORED = "experiment_vendored"
@@ -75,6 +81,8 @@ class Models:
         self.pinned = pinned
         self.cache = results_cache.ResultsCache(paths.cache)
         self._inputs: Inputs | None = None
+        self._figure_texts: str | None = None
+        self.payload_digests: dict[str, str] = {}  # explorer -> SHA-256 of its payload's JSON
 
     @property
     def inputs(self) -> Inputs:
@@ -97,8 +105,75 @@ class Models:
     def explorer_cases(self, e: Explorer, docs: dict[str, Produced]) -> str:
         """An explorer's parity cases (cached: keyed by its module's source and the documents they come from)."""
         doc_digests = [f"{n} {hashlib.sha256(d.json_text.encode()).hexdigest()}" for n, d in sorted(docs.items())]
-        key = results_cache.key_of((e.cases.__module__,), self.digests, doc_digests)
+        key = results_cache.key_of((e.module_name,), self.digests, doc_digests)
         return self.cache.get_or_compute(f"cases-{e.name}", key, lambda: e.cases_json(docs))
+
+    def explorer_payload(self, e: Explorer, docs: dict[str, Produced]) -> Any:
+        """The data an explorer's page code draws (cached like its cases; JSON, as the page embeds it)."""
+        doc_digests = [f"{n} {hashlib.sha256(d.json_text.encode()).hexdigest()}" for n, d in sorted(docs.items())]
+        key = results_cache.key_of((e.module_name,), self.digests, doc_digests)
+
+        def compute() -> str:
+            return json.dumps(e.payload(docs), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+        text = self.cache.get_or_compute(f"payload-{e.name}", key, compute)
+        self.payload_digests[e.name] = hashlib.sha256(text.encode()).hexdigest()
+        return json.loads(text)
+
+    def parsed(self, page: Page, md: MarkdownIt, registry: Registry) -> Parsed:
+        """A content page's tokens (cached: keyed by its text, the parser's source and the figures' texts, which
+        give the ids of headings that hold a figure). A page with an error is never cached: it is parsed again."""
+        if self._figure_texts is None:
+            h = hashlib.sha256()
+            for f in registry.figures.values():
+                h.update(f"{f.key}\0{f.text}\n".encode())
+            self._figure_texts = h.hexdigest()
+        text = hashlib.sha256(f"{page.label}\0{page.body}".encode()).hexdigest()
+        key = results_cache.key_of(("site_builder.collect",), self.digests, [self._figure_texts, text])
+        name = "parse-" + (re.sub(r"[^a-z0-9]+", "-", page.label.lower()).strip("-") or "page")
+        body = self.cache.read_bytes(name, key)
+        if body is not None:
+            try:
+                got = pickle.loads(body)  # our own entry: its digest line was checked
+            except Exception:
+                got = None
+            if isinstance(got, Parsed) and got.page == page:
+                return got
+        got = parse_page(page, md)
+        self.cache.write_bytes(name, key, pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL))
+        return got
+
+    def template_figures(self, env: Any, folder: Path, names: list[str]) -> dict[str, list[tuple[str, str]]]:
+        """The literal ``fig("key")`` calls of each page template, its parents and includes (cached: keyed by
+        every template file's bytes and the scanning code)."""
+        from site_builder.render.templates import fig_keys
+
+        h = hashlib.sha256()
+        for label, path in uptodate.walk(str(folder), ""):
+            with open(path, "rb") as f:
+                h.update(f"{label}\0{hashlib.file_digest(f, 'sha256').hexdigest()}\n".encode())
+        key = results_cache.key_of(("site_builder.render.templates",), [h.hexdigest()], names)
+
+        def compute() -> str:
+            scanned: dict[str, Any] = {}
+            return json.dumps({n: sorted(fig_keys(env, n, scanned)) for n in names}, ensure_ascii=False)
+
+        found = json.loads(self.cache.get_or_compute("template-figures", key, compute))
+        return {n: [(k, where) for k, where in found[n]] for n in names}
+
+    def load_sections(self, rf: ResultsFile) -> None:
+        """A results file's sections and tables (cached: keyed by its text and the table parser's source)."""
+        text = hashlib.sha256(rf.text.encode()).hexdigest()
+        key = results_cache.key_of(("site_builder.mdtables",), [text])
+        name = "sections-" + re.sub(r"[^a-z0-9]+", "-", rf.label.lower()).strip("-")
+        body = self.cache.read_bytes(name, key)
+        if body is not None:
+            with contextlib.suppress(Exception):  # our own entry: its digest line was checked
+                got = pickle.loads(body)
+                if isinstance(got, list):
+                    rf.__dict__["sections"] = got  # what the cached property would compute
+                    return
+        self.cache.write_bytes(name, key, pickle.dumps(rf.sections, protocol=pickle.HIGHEST_PROTOCOL))
 
     def vendored_figures(self, rf: ResultsFile) -> list[list[object]]:
         """Figures the experiment model recomputes whose cells are in the experiment's own results.md."""
@@ -265,7 +340,7 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
     with outdir.interrupts_as_errors():
         outdir.remove_stale_tmp(paths.out)
         try:
-            summary = _build(opts, paths, log)
+            summary = _build(opts, paths, log, state)
         except outdir.Interrupted:
             _remove_own_tmp(paths.out)
             raise
@@ -273,13 +348,13 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
     return summary
 
 
-def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
+def _build(opts: Options, paths: Paths, log: Callable[[str], None], state: uptodate.State) -> Summary:
     from site_builder import search
-    from site_builder.render import extras
+    from site_builder.render import extras, keys
     from site_builder.render.links import check_links
     from site_builder.render.markdown import make_markdown
     from site_builder.render.pages import PageRenderer
-    from site_builder.render.templates import fig_keys, make_env
+    from site_builder.render.templates import make_env
 
     summary = Summary()
     t_start = time.perf_counter()
@@ -299,30 +374,38 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
     t0 = time.perf_counter()
     models = Models(paths, digests, pinned)
     docs = compute_all(paths, models)
-    check_drift(paths, docs, models)
+    # the checks below read only the code, data/ and the pinned inputs: the same files as the last successful
+    # build into --out read means the same verdict, so they are not run again
+    checked_before = state.unchanged(*(f"{d}/" for d in ("site_builder", "data", "vendor", "reference")))
+    if not checked_before:
+        check_drift(paths, docs, models)
     c = models.cache
+    drift = "no drift (inputs as at the last build)" if checked_before else "no drift"
     stage(
         "models",
         t0,
-        f"{len(docs)} results documents, {len(EXPLORERS)} explorers' cases ({len(c.misses)} computed, {len(c.hits)} from cache), no drift",
+        f"{len(docs)} results documents, {len(EXPLORERS)} explorers' cases ({len(c.misses)} computed, {len(c.hits)} from cache), {drift}",
     )
 
     t0 = time.perf_counter()
     registry, files = build_registry(paths, models, docs)
-    checked = registry.check_cells(files)
+    for rf in files.values():
+        models.load_sections(rf)
+    checked = len(registry.figures) if checked_before else registry.check_cells(files)
     summary.computed = list(models.cache.misses)
-    stage("figures", t0, f"{checked} figures equal their results cells")
+    again = " (inputs as at the last build)" if checked_before else ""
+    stage("figures", t0, f"{checked} figures equal their results cells{again}")
 
     t0 = time.perf_counter()
     md = make_markdown(figure_text=lambda key: registry.figures[key].text if key in registry.figures else None)
     env = make_env(paths.templates, opts.template_seconds, paths.cache)
-    parsed = [parse_page(p, md) for p in pages]
+    parsed = [models.parsed(p, md, registry) for p in pages]
     terms = load_glossary(paths.content)
     for pp in parsed:
         check_refs(pp, registry.figures, EXPLORERS, terms)
     plan = plan_pages(parsed, files)
     series_data = collect_series(plan, files, terms, md, registry)
-    template_figs = {k.template: fig_keys(env, k.template) for k in {p.kind for p in plan}}
+    template_figs = models.template_figures(env, paths.templates, sorted({p.kind.template for p in plan}))
     for p in plan:
         for key, where in template_figs[p.kind.template]:
             if key not in registry.figures:
@@ -334,7 +417,7 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
         if p.kind.name == "method":
             p.extra["records"] = build_records(paths.project, digests, registry, files)
     charts = sorted({n for p in plan for n in p.charts})
-    explorer_data = {n: EXPLORERS[n].payload(docs) for n in charts}
+    explorer_data = {n: models.explorer_payload(EXPLORERS[n], docs) for n in charts}
     stage("collect", t0, f"{len(plan)} pages, {sum(len(v) for v in registry.used_on.values())} figure uses")
 
     out = paths.out
@@ -356,14 +439,46 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None]) -> Summary:
                     for rf in files.values()
                     if rf.label.startswith("vendor/") and (rel := rf.label.removeprefix("vendor/")) in vendor_pins
                 }
+            page_keys: dict[str, str] = {}
+            if state.files and models.cache.folder is not None:  # the inputs were hashed: pages can be reused
+                renderer.cache = models.cache
+                # every input but the content pages and glossary entries (their parts are in the keys) and the
+                # static files (copied as they are: no page holds their bytes; the method page lists the vendored
+                # ones' digests, and that list is in its own key)
+                code = [
+                    (k, v)
+                    for k, v in state.files.items()
+                    if not (k.startswith("content/") and k.endswith(".md")) and not k.startswith("site_builder/static/")
+                ]
+                site_state = keys.site_state(
+                    code=hashlib.sha256(json.dumps([code, opts.site_url]).encode()).hexdigest(),
+                    site_title=SITE_TITLE,
+                    nav=nav,
+                    titles=renderer.titles,
+                    series_titles=renderer.series_titles,
+                    pins=renderer.pins,
+                    files=files,
+                    registry=registry,
+                    series=series_data,
+                )
+                page_keys = {p.url: keys.page_key(site_state, p, models.payload_digests) for p in plan}
             for p in plan:
-                renderer.render(p)
+                renderer.render(p, page_keys.get(p.url))
             renderer.write_static()
             renderer.write_downloads(files)
             (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
-            figures_json = json.dumps(registry.to_json(files), indent=1, ensure_ascii=False)
+
+            def figure_list() -> str:
+                return json.dumps(registry.to_json(files), separators=(",", ":"), ensure_ascii=False)
+
+            # all it holds (the figures, the pages using them, the files) is in the figure index page's key
+            index_key = page_keys.get("figures/")
+            figures_json = (
+                models.cache.get_or_compute("figures-json", index_key, figure_list) if index_key else figure_list()
+            )
             (tmp / "figures.json").write_text(figures_json, "utf-8")
-        stage("render", t0, f"{len(plan)} pages")
+        reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
+        stage("render", t0, f"{len(plan)} pages{reused}")
 
         t0 = time.perf_counter()
         made_from = {p.url: p.made_from for p in plan}

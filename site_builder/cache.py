@@ -106,10 +106,12 @@ def installed_version(lib: str) -> str:
     return found[-1].removeprefix(f"{lib}-").removesuffix(".dist-info") if found else "unknown"
 
 
-def library_versions() -> list[str]:
-    return [f"python {sys.version_info.major}.{sys.version_info.minor}"] + [
-        f"{lib} {installed_version(lib)}" for lib in LIBRARIES
-    ]
+@functools.cache
+def library_versions() -> tuple[str, ...]:
+    return tuple(
+        [f"python {sys.version_info.major}.{sys.version_info.minor}"]
+        + [f"{lib} {installed_version(lib)}" for lib in LIBRARIES]
+    )
 
 
 @functools.cache
@@ -143,6 +145,15 @@ class ResultsCache:
         return self.folder / f"{name}.{key[:32]}"
 
     def read(self, name: str, key: str) -> str | None:
+        body = self.read_bytes(name, key)
+        if body is None:
+            return None
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def read_bytes(self, name: str, key: str) -> bytes | None:
         if self.folder is None:
             return None
         try:
@@ -152,15 +163,14 @@ class ResultsCache:
         head, sep, body = raw.partition(b"\n")
         if not sep or head != f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}".encode():
             return None  # partial, corrupt, or another key's entry: recompute
-        try:
-            return body.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+        return body
 
     def write(self, name: str, key: str, text: str) -> None:
+        self.write_bytes(name, key, text.encode("utf-8"))
+
+    def write_bytes(self, name: str, key: str, body: bytes) -> None:
         if self.folder is None:
             return
-        body = text.encode("utf-8")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             path = self._path(name, key)

@@ -40,7 +40,7 @@ class Record:
     files: dict[str, str]  # input label -> SHA-256 of its bytes
 
 
-def _walk(root: str, prefix: str) -> Iterator[tuple[str, str]]:
+def walk(root: str, prefix: str) -> Iterator[tuple[str, str]]:
     """(label, path) of every regular file under ``root`` (symbolic links followed, as the readers follow them), sorted."""
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
@@ -49,7 +49,7 @@ def _walk(root: str, prefix: str) -> Iterator[tuple[str, str]]:
     for e in entries:
         if e.is_dir():
             if e.name not in SKIP_DIRS:
-                yield from _walk(e.path, f"{prefix}{e.name}/")
+                yield from walk(e.path, f"{prefix}{e.name}/")
         elif e.is_file() and not e.name.endswith((".pyc", ".pyo")):
             yield f"{prefix}{e.name}", e.path
 
@@ -69,7 +69,7 @@ def input_files(paths: Paths) -> dict[str, str]:
     roots += [("site_builder", PACKAGE), ("vendor", paths.vendor), ("reference", paths.reference)]
     files: dict[str, str] = {}
     for name, root in roots:
-        for label, path in _walk(str(root), f"{name}/"):
+        for label, path in walk(str(root), f"{name}/"):
             try:
                 with open(path, "rb") as f:
                     files[label] = hashlib.file_digest(f, "sha256").hexdigest()
@@ -138,6 +138,17 @@ class State:
     record: Record | None
     inputs: str = ""
     files: dict[str, str] = field(default_factory=dict)
+    previous: dict[str, str] = field(default_factory=dict)  # the last successful build's input files
+
+    def unchanged(self, *prefixes: str) -> bool:
+        """The input files under ``prefixes`` are what the last successful build into ``--out`` read."""
+        if not self.previous or not self.files:
+            return False
+
+        def under(files: dict[str, str]) -> dict[str, str]:
+            return {k: v for k, v in files.items() if k.startswith(prefixes)}
+
+        return under(self.files) == under(self.previous)
 
 
 def check(opts: Options) -> State:
@@ -149,8 +160,8 @@ def check(opts: Options) -> State:
     digest = inputs_digest(opts, paths, files)
     rec = previous(paths)
     if rec is not None and rec.inputs == digest and rec.tree == tree_digest(paths.out):
-        return State(rec, digest, files)
-    return State(None, digest, files)
+        return State(rec, digest, files, rec.files)
+    return State(None, digest, files, rec.files if rec is not None else {})
 
 
 def skip(opts: Options, rec: Record, log: Callable[[str], None]) -> None:

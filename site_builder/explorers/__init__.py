@@ -13,34 +13,46 @@ Each explorer module gives
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from site_builder.explorers import (
-    amdahl,
-    breakeven,
-    captured_energy,
-    link_kernel,
-    loss_curves,
-    step_mask,
-    three_trainers,
-    transit,
-)
-from site_builder.producers import Produced
+if TYPE_CHECKING:
+    from site_builder.producers import Produced
 
-Docs = Mapping[str, Produced]
+Docs = Mapping[str, "Produced"]
 FMT = ("js/ports/fmt.js",)  # site_builder/fmt.py's formats, one port shared by several explorers
 
 
 @dataclass(frozen=True)
 class Explorer:
+    """An explorer by name; its module (and the model code it imports) is imported only when its payload or
+    cases are computed, so a build that finds both in the results cache imports no model."""
+
     name: str
     port: str  # the port's name on window.Ports
-    payload: Callable[[Docs], dict[str, Any]]
-    cases: Callable[[Docs], list[dict[str, Any]]]
     shared: tuple[str, ...] = ()  # script files under assets/ its port needs first (ports used by several)
+
+    @property
+    def module_name(self) -> str:
+        return f"{__name__}.{self.name}"
+
+    @property
+    def module(self) -> ModuleType:
+        return importlib.import_module(self.module_name)
+
+    @property
+    def payload(self) -> Callable[[Docs], dict[str, Any]]:
+        """``payload(docs)``: the data its page code draws."""
+        return self.module.payload  # type: ignore[no-any-return]
+
+    @property
+    def cases(self) -> Callable[[Docs], list[dict[str, Any]]]:
+        """``cases(docs)``: its parity cases."""
+        return self.module.cases  # type: ignore[no-any-return]
 
     @property
     def scripts(self) -> tuple[str, str]:
@@ -55,13 +67,13 @@ class Explorer:
 EXPLORERS: dict[str, Explorer] = {
     e.name: e
     for e in (
-        Explorer("loss_curves", "lossCurves", loss_curves.payload, loss_curves.cases),
-        Explorer("amdahl", "amdahl", amdahl.payload, amdahl.cases),
-        Explorer("step_mask", "stepMask", step_mask.payload, step_mask.cases, FMT),
-        Explorer("three_trainers", "threeTrainers", three_trainers.payload, three_trainers.cases),
-        Explorer("transit", "transit", transit.payload, transit.cases, FMT),
-        Explorer("captured_energy", "capturedEnergy", captured_energy.payload, captured_energy.cases, FMT),
-        Explorer("link_kernel", "linkKernel", link_kernel.payload, link_kernel.cases, FMT),
-        Explorer("breakeven", "breakeven", breakeven.payload, breakeven.cases, FMT),
+        Explorer("loss_curves", "lossCurves"),
+        Explorer("amdahl", "amdahl"),
+        Explorer("step_mask", "stepMask", FMT),
+        Explorer("three_trainers", "threeTrainers"),
+        Explorer("transit", "transit", FMT),
+        Explorer("captured_energy", "capturedEnergy", FMT),
+        Explorer("link_kernel", "linkKernel", FMT),
+        Explorer("breakeven", "breakeven", FMT),
     )
 }

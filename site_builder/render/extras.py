@@ -11,10 +11,9 @@
 from __future__ import annotations
 
 import re
-from html import unescape
+from html import escape, unescape
 from typing import Any
 from urllib.parse import urlsplit
-from xml.sax.saxutils import escape as xml_escape
 
 from markdown_it import MarkdownIt
 
@@ -94,7 +93,7 @@ def sitemap(urls: list[str], base: str) -> str:
     """sitemap.xml for the pages at ``urls`` (site paths, "" for the home page)."""
     prefix = base or "/"
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
-    lines += [f"  <url><loc>{xml_escape(prefix + u)}</loc></url>" for u in urls]
+    lines += [f"  <url><loc>{escape(prefix + u, quote=False)}</loc></url>" for u in urls]
     lines.append("</urlset>")
     return "\n".join(lines) + "\n"
 

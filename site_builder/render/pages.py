@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from markupsafe import Markup
 
 from site_builder import static_assets
 from site_builder.assemble import SeriesData, source_links
+from site_builder.cache import ResultsCache
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
 from site_builder.figures import Registry, ResultsFile
@@ -59,8 +61,34 @@ class PageRenderer:
         self.series_titles: dict[str, str] = {}
         self.files: dict[str, ResultsFile] = {}  # the results files (the figure index groups by them)
         self.pins: dict[str, str] = {}  # results file label -> "root path sha256" of a vendored (pinned) one
+        self.cache: ResultsCache | None = None  # rendered pages by key (render/keys.py), None: render every page
+        self.reused: list[str] = []  # pages written from the cache
+        self._tables: list[tuple[str, str]] = []
 
-    def render(self, p: PlannedPage) -> None:
+    def render(self, p: PlannedPage, key: str | None = None) -> None:
+        """Render ``p``; with a ``key`` and a cache, a page rendered before from the same inputs is written from it."""
+        name = "page-" + (re.sub(r"[^a-z0-9]+", "-", p.url.lower()).strip("-") or "home")
+        if key is not None and self.cache is not None:
+            stored = self.cache.read_bytes(name, key)
+            if stored is not None:
+                try:
+                    html, tables = json.loads(stored)
+                except ValueError:
+                    html = None
+                if isinstance(html, str):
+                    if p.charts:
+                        self.uses_plotly = True
+                    self._write_tables(p.url, [(str(a), str(b)) for a, b in tables])
+                    self._write_html(p, html)
+                    self.reused.append(p.url)
+                    return
+        self._tables = []
+        self._render(p)
+        if key is not None and self.cache is not None:
+            body = json.dumps([self.written[p.url], self._tables], ensure_ascii=False)
+            self.cache.write_bytes(name, key, body.encode("utf-8"))
+
+    def _render(self, p: PlannedPage) -> None:
         ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": {}, "scripts": []}
         ctx["shared_scripts"] = []
         ctx.update(decks=[], glossary=[], term_html={}, slides=[], deck=None)
@@ -116,6 +144,7 @@ class PageRenderer:
 
     def _write_tables(self, url: str, tables: list[tuple[str, str]]) -> None:
         """Each results table as CSV, in ``<page>/tables/`` (linked under the table)."""
+        self._tables = tables
         if not tables:
             return
         folder = self.out / url / "tables"
@@ -141,7 +170,9 @@ class PageRenderer:
             return Markup(fig_html(f, root))
 
         context = dict(root=root, url=p.url, site_title=self.site_title, nav=self.nav, fig=fig, **ctx)
-        html = render_template(self.env, template, context)
+        self._write_html(p, render_template(self.env, template, context))
+
+    def _write_html(self, p: PlannedPage, html: str) -> None:
         path = self.out / p.url if p.url.endswith(".html") else self.out / p.url / "index.html"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(html, encoding="utf-8")

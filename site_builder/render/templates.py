@@ -197,8 +197,30 @@ def _parse(env: jinja2.Environment, name: str) -> nodes.Template:
         raise BuildError(f"templates/{e.name}: file: expected a template, found no such file") from None
 
 
-def fig_keys(env: jinja2.Environment, name: str) -> set[tuple[str, str]]:
-    """(key, "templates/X: line N") of every literal ``fig("key")`` in a template, its parents and includes."""
+def _own_refs(env: jinja2.Environment, name: str) -> tuple[list[str], set[tuple[str, str]]]:
+    """A template's own parents and includes, and its literal ``fig("key")`` calls (key, "templates/X: line N")."""
+    tree = _parse(env, name)
+    refs = [
+        n.template.value
+        for n in tree.find_all((nodes.Extends, nodes.Include))
+        if isinstance(n.template, nodes.Const) and isinstance(n.template.value, str)
+    ]
+    figs: set[tuple[str, str]] = set()
+    for call in tree.find_all(nodes.Call):
+        if isinstance(call.node, nodes.Name) and call.node.name == "fig" and call.args:
+            arg = call.args[0]
+            if isinstance(arg, nodes.Const) and isinstance(arg.value, str):
+                figs.add((arg.value, f"templates/{name}: line {call.lineno}"))
+    return refs, figs
+
+
+def fig_keys(
+    env: jinja2.Environment, name: str, parsed: dict[str, tuple[list[str], set[tuple[str, str]]]] | None = None
+) -> set[tuple[str, str]]:
+    """(key, "templates/X: line N") of every literal ``fig("key")`` in a template, its parents and includes.
+
+    ``parsed`` keeps each template's scan between calls (base.html is the parent of every page kind)."""
+    parsed = {} if parsed is None else parsed
     out: set[tuple[str, str]] = set()
     seen: set[str] = set()
     todo = [name]
@@ -207,13 +229,9 @@ def fig_keys(env: jinja2.Environment, name: str) -> set[tuple[str, str]]:
         if t in seen:
             continue
         seen.add(t)
-        tree = _parse(env, t)
-        for n in tree.find_all((nodes.Extends, nodes.Include)):
-            if isinstance(n.template, nodes.Const) and isinstance(n.template.value, str):
-                todo.append(n.template.value)
-        for call in tree.find_all(nodes.Call):
-            if isinstance(call.node, nodes.Name) and call.node.name == "fig" and call.args:
-                arg = call.args[0]
-                if isinstance(arg, nodes.Const) and isinstance(arg.value, str):
-                    out.add((arg.value, f"templates/{t}: line {call.lineno}"))
+        if t not in parsed:
+            parsed[t] = _own_refs(env, t)
+        refs, figs = parsed[t]
+        todo.extend(refs)
+        out |= figs
     return out

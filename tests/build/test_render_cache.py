@@ -1,0 +1,95 @@
+"""The render cache: a page is written from the cache only when nothing it reads changed, and a site built
+with reused pages is byte for byte the site a build without any cache writes from the same inputs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from site_builder.cli import main
+from tests.build.test_bad_inputs import Sandbox, box
+
+__all__ = ["box"]
+
+
+def build(b: Sandbox, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    capsys.readouterr()
+    assert main([*b.args(), *extra]) == 0
+    return capsys.readouterr().out
+
+
+def reused(log: str) -> int:
+    m = re.search(r"^render .*\((\d+) unchanged, from the cache\)", log, re.M)
+    return int(m.group(1)) if m else 0
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    # the search index (its file names carry Pagefind's own hashes; test_search_phase checks it) and the static
+    # files (copied from the package by every build, never cached)
+    skip = ("pagefind/", "assets/")
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.relative_to(folder).as_posix().startswith(skip)
+    }
+
+
+def same_as_uncached(b: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    fresh = b.root / "fresh"
+    args = b.args(out=fresh)
+    i = args.index("--cache") if "--cache" in args else None
+    if i is not None:
+        args = args[:i] + args[i + 2 :]
+    capsys.readouterr()
+    assert main([*args, "--no-cache"]) == 0
+    want, have = files_of(fresh), files_of(b.out)
+    assert sorted(have) == sorted(want)
+    for name in want:
+        assert have[name] == want[name], f"{name} differs from a build without cache"
+
+
+def test_an_edit_to_one_page_renders_that_page_only(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    build(box, capsys)
+    box.content("content/cit/optics.md", lambda t: t + "\nA sentence added at the end.\n")
+    log = build(box, capsys)
+    pages = int(re.search(r"^render .* (\d+) pages", log, re.M).group(1))  # type: ignore[union-attr]
+    assert reused(log) == pages - 1, log
+    assert "A sentence added at the end." in (box.out / "cit" / "optics" / "index.html").read_text("utf-8")
+    same_as_uncached(box, capsys)
+
+
+@pytest.mark.parametrize(
+    "what",
+    ["a page title (every page's navigation)", "a glossary entry", "a figure used on a page", "a template"],
+)
+def test_a_change_other_pages_see_renders_them_again(
+    box: Sandbox, capsys: pytest.CaptureFixture[str], what: str
+) -> None:
+    build(box, capsys)
+    if what.startswith("a page title"):
+        box.content(
+            "content/cit/optics.md", lambda t: re.sub(r"^nav: .*$", "nav: Optics, investigated", t, count=1, flags=re.M)
+        )
+    elif what == "a glossary entry":
+        box.content("content/glossary/enob.md", lambda t: t + "\nOne more line about ENOB.\n")
+    elif what == "a figure used on a page":
+        box.content("content/cit/optics.md", lambda t: t + "\nThe analysis puts the demo share at :fig[ana.demo.share].\n")
+    else:
+        box.content("templates/base.html", lambda t: t.replace("</body>", "<!-- changed --></body>", 1))
+    log = build(box, capsys)
+    assert reused(log) < 12, log
+    same_as_uncached(box, capsys)
+
+
+def test_a_damaged_page_entry_is_rendered_again(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    build(box, capsys)
+    from tests.build.test_bad_inputs import SHARED_CACHE
+
+    for entry in SHARED_CACHE[0].glob("page-cit-optics.*"):
+        entry.write_bytes(entry.read_bytes()[:100])
+    box.content("content/cit/glossary.md", lambda t: t + "\n")  # not up to date: a build runs
+    (box.out / "cit" / "optics" / "index.html").unlink()
+    build(box, capsys)
+    same_as_uncached(box, capsys)
