@@ -271,3 +271,73 @@ def test_controls_are_labelled_and_the_chart_is_configured(page):
     assert page.locator(f"#chart-{NAME} figcaption").count() == 1
     height = page.evaluate("name => document.getElementById('chart-' + name).getBoundingClientRect().height", NAME)
     assert height < 700
+
+
+def drawn(pg) -> dict[str, list]:
+    """Each trace's y values by name (null: no point drawn)."""
+    return pg.evaluate(
+        """name => Object.fromEntries(document.querySelector('#chart-' + name + ' .js-plotly-plot').data
+            .map((t) => [t.name, Array.from(t.y)]))""",
+        NAME,
+    )
+
+def settled(pg, want=None):
+    """The chart as drawn once the update in flight is done (Charts.update draws the latest update last): polled
+    until two reads a frame apart agree (and equal ``want`` when given)."""
+    last = None
+    for _ in range(100):
+        pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")
+        now = drawn(pg)
+        if now == last and (want is None or now == want):
+            return now
+        last = now
+    return last
+
+
+
+def test_the_lines_and_marks_are_checkboxes_operated_from_the_keyboard(page):
+    boxes = page.evaluate(
+        """name => Array.from(document.querySelectorAll('#chart-' + name + ' .explorer-toggles input'))
+            .map((b) => [b.id, b.type, b.labels[0].textContent.trim(), b.checked, b.tabIndex])""",
+        NAME,
+    )
+    assert [b[2] for b in boxes] == list(NAMES)
+    assert all(b[1] == "checkbox" and b[3] and b[4] == 0 for b in boxes)
+    # The next stops of the Tab key after the unrounded mean: the break-even marks, then the first line.
+    page.focus(f"#{NAME}-mean")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == f"{NAME}-marks"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == boxes[0][0]
+
+    full, values = settled(page), printed(page)
+    dots = "At this bandwidth"
+    assert all(v is not None for v in full[dots]) and len(full[dots]) == 6
+    for i, (box_id, name) in enumerate((b[0], b[2]) for b in boxes):
+        page.focus(f"#{box_id}")
+        page.keyboard.press("Space")
+        assert not page.is_checked(f"#{box_id}")
+        got = settled(page)
+        assert all(v is None for v in got[name]), name  # the line
+        assert got[dots][i] is None and [v for j, v in enumerate(got[dots]) if j != i] == [
+            v for j, v in enumerate(full[dots]) if j != i
+        ]
+        assert {k: v for k, v in got.items() if k not in (name, dots)} == {
+            k: v for k, v in full.items() if k not in (name, dots)
+        }
+        page.keyboard.press("Space")
+        assert page.is_checked(f"#{box_id}") and settled(page, full) == full
+    page.focus(f"#{NAME}-marks")
+    page.keyboard.press("Space")
+    got = settled(page)
+    assert full["Break-even"] and all(v is None for v in got["Break-even"])
+    # Hidden series stay hidden when a setting moves; the printed values do not depend on them.
+    page.focus(f"#{NAME}-show-4")
+    page.keyboard.press("Space")
+    assert printed(page) == values
+    page.focus(f"#{NAME}-bandwidth")
+    page.keyboard.press("ArrowLeft")
+    got = settled(page)
+    assert all(v is None for v in got["E"]) and got[dots][4] is None and got[dots][0] is not None
+    assert all(v is None for v in got["Break-even"]) and got[dots] != full[dots]
+    assert page.errors == []

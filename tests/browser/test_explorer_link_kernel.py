@@ -257,3 +257,61 @@ def test_controls_are_labelled_show_their_values_and_the_chart_is_configured(pag
     assert page.locator(f"#chart-{NAME} figcaption").count() == 1
     height = page.evaluate("name => document.getElementById('chart-' + name).getBoundingClientRect().height", NAME)
     assert height < 700
+
+
+def segments(pg) -> dict[str, float | None]:
+    """The step's bar as drawn: resource -> its segment's length in ms (None: no segment)."""
+    return pg.evaluate(
+        """name => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
+            const t = gd.data.find((t) => t.yaxis === 'y2');
+            return Object.fromEntries(t.hovertext.map((r, i) => [r, t.x[i]])); }""",
+        NAME,
+    )
+
+def settled(pg, want=None):
+    """The chart as drawn once the update in flight is done (Charts.update draws the latest update last): polled
+    until two reads a frame apart agree (and equal ``want`` when given)."""
+    last = None
+    for _ in range(100):
+        pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")
+        now = segments(pg)
+        if now == last and (want is None or now == want):
+            return now
+        last = now
+    return last
+
+
+
+def test_the_parts_of_the_step_are_checkboxes_operated_from_the_keyboard(page):
+    boxes = page.evaluate(
+        """name => Array.from(document.querySelectorAll('#chart-' + name + ' .explorer-toggles input'))
+            .map((b) => [b.id, b.type, b.labels[0].textContent.trim(), b.checked, b.tabIndex])""",
+        NAME,
+    )
+    assert [b[2] for b in boxes] == list(RESOURCES)
+    assert all(b[1] == "checkbox" and b[3] and b[4] == 0 for b in boxes)
+    # The next stop of the Tab key after the last setting is the first part's checkbox.
+    page.focus(f"#{NAME}-fpga")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == boxes[0][0]
+
+    full, values = settled(page), printed(page)
+    assert full["module compute"] and full["module optics"] is None  # [low]: the transform binds
+    for box_id, resource, *_ in ((b[0], b[2]) for b in boxes):
+        page.focus(f"#{box_id}")
+        page.keyboard.press("Space")
+        assert not page.is_checked(f"#{box_id}")
+        got = settled(page)
+        assert got[resource] is None, resource
+        assert {r: v for r, v in got.items() if r != resource} == {r: v for r, v in full.items() if r != resource}
+        page.keyboard.press("Space")
+        assert page.is_checked(f"#{box_id}") and settled(page, full) == full
+    # Hidden parts stay hidden when a setting moves; the printed values do not depend on them.
+    page.focus(f"#{NAME}-show-4")
+    page.keyboard.press("Space")
+    page.select_option(f"#{NAME}-variant", "Ep")
+    got = settled(page)
+    assert got["module compute"] is None and got["GPU compute"] and got != full
+    page.select_option(f"#{NAME}-variant", "E")
+    assert printed(page) == values
+    assert page.errors == []

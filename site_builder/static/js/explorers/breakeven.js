@@ -120,17 +120,36 @@
   ]));
 
   const plot = el("div", { className: "explorer-plot", id: id("plot") });
-  const legend = el("ul", { className: "explorer-legend", "aria-label": "Lines and marks of the chart" });
-  variants.forEach(function (v) {
-    const swatch = el("span", { className: "swatch swatch-line", "aria-hidden": "true" });
-    swatch.style.borderTopColor = COLORS[v.id];
-    swatch.style.borderTopStyle = v.id === "Cp" || v.id === "Ep" ? "dotted" : "solid";
-    legend.appendChild(el("li", { title: v.label }, [swatch, document.createTextNode(v.name)]));
+  // The lines and the break-even marks, each a checkbox that shows or hides it (keyboard-operable; the chart has
+  // no Plotly legend).
+  const hidden = new Set();
+  const legend = window.Charts.toggles({
+    id: id("show"), legend: "Lines shown", hidden: hidden,
+    items: variants.map(function (v) {
+      return { key: v.id, label: v.name, color: COLORS[v.id], dash: v.id === "Cp" || v.id === "Ep" };
+    }),
+    onChange: function () { update(false); },
   });
-  legend.appendChild(el("li", {}, [document.createTextNode("◇ break-even ┆ recorded link")]));
+  // Compact, so the whole explorer fits a 16:9 slide: the fieldset's legend floated into the row of checkboxes
+  // (a floated legend is laid out as one more item of the row, not on the border).
+  legend.style.fontSize = "0.75rem";
+  legend.style.gap = "0 0.55rem";
+  legend.style.padding = "0.1rem 0.4rem";
+  legend.style.margin = "0 0 0.3rem";
+  legend.querySelector("legend").style.float = "left";
+  // The break-even marks shown or not, with the settings.
+  const marksBox = el("input", { type: "checkbox", id: id("marks"), name: "marks" });
+  marksBox.checked = true;
+  marksBox.addEventListener("change", function () {
+    if (marksBox.checked) hidden.delete("marks"); else hidden.add("marks");
+    update(false);
+  });
+  form.appendChild(el("span", { className: "explorer-field explorer-check" },
+    [marksBox, el("label", { for: id("marks"), text: "◇ Break-even marks" })]));
   // The chart and the times on the left, the break-evens beside them where there is room (the figure stays
   // within a 16:9 slide).
-  const left = el("div", { "aria-live": "polite" }, [legend, plot, compact(timeTable)]);
+  const times = el("div", { "aria-live": "polite" }, [compact(timeTable)]);
+  const left = el("div", {}, [legend, plot, times]);
   const side = el("div", { "aria-live": "polite" }, [crossTable]);
   const body = el("div", {}, [left, side]);
   body.style.display = "flex";
@@ -165,6 +184,7 @@
         crossings: port.crossings(model, state.basis, state.budget, state.mean),
       };
       cache[key].traces = fixedTraces(cache[key]);
+      cache[key].range = timeRange(cache[key]);
     }
     return cache[key];
   }
@@ -194,9 +214,11 @@
   }
 
   // ---------------------------------------------------------------------------------------- drawing
-  // The curves and the break-even marks change only with the steps, the budget and the mean: built once per
-  // choice and handed to Plotly as the same objects, so moving the bandwidth redraws only the layout's shapes
-  // (the current bandwidth and the points on it), not the traces.
+  // Every trace keeps its attributes from one setting to the next and only its numbers change, so that
+  // Charts.update redraws the traces alone: the six curves and the break-even marks (new numbers with the steps,
+  // the budget and the mean), then the current bandwidth as a line and a dot on each curve (new numbers with the
+  // bandwidth). A hidden line or mark has no points. The axes' ranges are fixed: the bandwidth's is the slider's,
+  // the time's moves only with the curves.
   function fixedTraces(f) {
     const out = variants.map(function (v, i) {
       const hyp = v.id === "Cp" || v.id === "Ep";
@@ -220,29 +242,52 @@
     return out;
   }
 
-  function layout(o) {
-    const shapes = data.points.map(function (p) {
-      return { type: "line", xref: "x", yref: "paper", x0: p.bandwidth / 1e9, x1: p.bandwidth / 1e9, y0: 0, y1: 1,
-        line: { color: "#bbb", width: 1, dash: "dot" } };
+  // The time axis (log) in whole tenths of a decade around every curve.
+  function timeRange(f) {
+    let lo = Infinity, hi = -Infinity;
+    f.curves.forEach(function (c) {
+      c.y.forEach(function (y) { if (y > 0) { lo = Math.min(lo, y); hi = Math.max(hi, y); } });
+    });
+    return [Math.floor(Math.log10(lo) * 10 - 1) / 10, Math.ceil(Math.log10(hi) * 10 + 1) / 10];
+  }
+
+  function traces(o, f) {
+    // Copies: Plotly writes into the traces it is given (an update's numbers go into the ones it drew).
+    const out = f.traces.map(function (t, i) {
+      const key = i < variants.length ? variants[i].id : "marks";
+      return Object.assign({}, t, { y: hidden.has(key) ? t.y.map(function () { return null; }) : t.y });
     });
     const x = o.bandwidth / 1e9;
-    shapes.push({ type: "line", xref: "x", yref: "paper", x0: x, x1: x, y0: 0, y1: 1, line: { color: "#444", width: 1.5 } });
-    // The points at this bandwidth as annotations (on log axes an annotation's position is the log10 of the value).
-    const dots = variants.map(function (v) {
-      return { xref: "x", yref: "y", x: Math.log10(x), y: Math.log10(o.rows[v.id].time_s), text: "●",
-        showarrow: false, xanchor: "center", yanchor: "middle", font: { size: 18, color: COLORS[v.id] },
-        hovertext: v.name + ": " + o.text["time-" + v.id] };
+    out.push({
+      type: "scatter", mode: "lines", name: "This bandwidth", x: [x, x],
+      y: [Math.pow(10, f.range[0]), Math.pow(10, f.range[1])], line: { color: "#444", width: 1.5 }, hoverinfo: "skip",
     });
+    out.push({
+      type: "scatter", mode: "markers", name: "At this bandwidth", x: variants.map(function () { return x; }),
+      y: variants.map(function (v) { return hidden.has(v.id) ? null : o.rows[v.id].time_s; }),
+      hovertext: variants.map(function (v) { return v.name + ": " + o.text["time-" + v.id]; }),
+      marker: { size: 11, color: DOT_COLORS }, hovertemplate: "%{hovertext}<extra></extra>",
+    });
+    return out;
+  }
+  const DOT_COLORS = variants.map(function (v) { return COLORS[v.id]; });
+
+  // A new object each time: Plotly writes into the layout it is given.
+  function layout(f) {
     return {
       height: 285,
-      margin: { l: 55, r: 10, t: 10, b: 45 },
+      margin: { l: 55, r: 20, t: 10, b: 45 },
       hovermode: "closest",
       showlegend: false,
-      xaxis: { type: "log", range: [SLIDER[0], SLIDER[1]], dtick: 1, fixedrange: true,
-        title: { text: "Inter-DC bandwidth, GB/s", font: { size: 12 } } },
-      yaxis: { type: "log", dtick: 1, fixedrange: true, title: { text: "Seconds to " + data.target, font: { size: 12 } } },
-      shapes: shapes,
-      annotations: dots,
+      dragmode: false,
+      xaxis: { type: "log", range: [SLIDER[0], SLIDER[1]], dtick: 1, fixedrange: true, tickangle: 0,
+        title: { text: "Inter-DC bandwidth, GB/s (┆ a recorded link)", font: { size: 12 } } },
+      yaxis: { type: "log", range: f.range, dtick: 1, fixedrange: true,
+        title: { text: "Seconds to " + data.target, font: { size: 12 } } },
+      shapes: data.points.map(function (p) { // the recorded links
+        return { type: "line", xref: "x", yref: "paper", x0: p.bandwidth / 1e9, x1: p.bandwidth / 1e9, y0: 0, y1: 1,
+          line: { color: "#bbb", width: 1, dash: "dot" } };
+      }),
     };
   }
 
@@ -269,12 +314,15 @@
       mean: state.mean });
   }
 
+  // The chart first, then the printed values: Plotly measures the page while it draws, and text written before
+  // it would have to be laid out first.
   function update(refill) {
     const f = fixedPart();
-    if (refill) fillPoints(f);
     const o = compute();
+    const drawn = window.Charts.update(plot, traces(o, f), layout(f), PLOT_CONFIG);
+    if (refill) fillPoints(f);
     show(o, f);
-    return Plotly.react(plot, f.traces, layout(o), PLOT_CONFIG);
+    return drawn;
   }
 
   slider.addEventListener("input", function () {
@@ -312,7 +360,7 @@
   fillPoints(f0);
   const o0 = compute();
   show(o0, f0);
-  Promise.resolve(Plotly.newPlot(plot, f0.traces, layout(o0), PLOT_CONFIG)).then(function () {
+  Promise.resolve(Plotly.newPlot(plot, traces(o0, f0), layout(f0), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });
 })();

@@ -112,12 +112,21 @@
     return compact(el("table", { className: "explorer-values" }, [el("caption", { text: group[0] }), body]));
   });
   const plot = el("div", { className: "explorer-plot", id: id("plot") });
-  const legend = el("ul", { className: "explorer-legend", "aria-label": "Colours of the step" });
-  model.resources.forEach(function (r) {
-    const swatch = el("span", { className: "swatch", "aria-hidden": "true" });
-    swatch.style.background = RESOURCE_COLORS[r];
-    legend.appendChild(el("li", {}, [swatch, document.createTextNode(r)]));
+  // The parts of the step, each a checkbox that shows or hides its segment of the step's bar (keyboard-operable;
+  // the chart has no Plotly legend).
+  const hidden = new Set();
+  const legend = window.Charts.toggles({
+    id: id("show"), legend: "Parts of the step shown", hidden: hidden,
+    items: model.resources.map(function (r) { return { key: r, label: r, color: RESOURCE_COLORS[r] }; }),
+    onChange: function () { update(); },
   });
+  // Compact, so the whole explorer fits a 16:9 slide: the fieldset's legend floated into the row of checkboxes
+  // (a floated legend is laid out as one more item of the row, not on the border).
+  legend.style.fontSize = "0.75rem";
+  legend.style.gap = "0 0.7rem";
+  legend.style.padding = "0.1rem 0.5rem";
+  legend.style.margin = "0.1rem 0 0.3rem";
+  legend.querySelector("legend").style.float = "left";
   const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, tables);
   const caption = el("figcaption", {
     text: "Four pipelined stages; the slowest sets the module's rate, and each bit plane is one optical pass. " +
@@ -134,42 +143,63 @@
 
   // ---------------------------------------------------------------------------------------- drawing
   const STAGE_Y = port.STAGES.map(function (s) { return STAGE_LABELS[s]; });
-  const STEP_Y = "Step";
+  const STEP_Y = model.resources.map(function () { return "Step"; });
+  const STEP_COLORS = model.resources.map(function (r) { return RESOURCE_COLORS[r]; });
 
-  function traces(o) {
-    const rates = port.STAGES.map(function (s) { return o.rates[s] === null ? 0 : o.rates[s] / 1e9; });
-    const text = port.STAGES.map(function (s) {
-      return o.rates[s] === null ? "not charged" : port.fixed(o.rates[s] / 1e9, 2);
+  const roundUp = window.Charts.roundUp; // the axes' ranges move in round steps: most moves redraw the bars only
+
+  // Every trace keeps its attributes from one setting to the next and only its numbers change, so that
+  // Charts.update redraws the bars alone: the stage rates as two traces (the binding stage in orange, the others
+  // in grey, each with no bar where the other has one; their values are in the table below and in the hover, not
+  // printed on the bars, whose text Plotly would measure on every update), and the step as one bar per resource
+  // laid end to end (one trace of a segment per resource, in the results' column order from the left; a resource
+  // the step does not use, or one hidden, has no segment and the others close up).
+  function traces(o, ph) {
+    const rates = [[], []], text = [[], []];
+    port.STAGES.forEach(function (s) {
+      const r = o.rates[s];
+      const k = s === o.binding ? 1 : 0;
+      rates[k].push(r === null ? 0 : r / 1e9);
+      text[k].push(r === null ? "not charged" : port.fixed(r / 1e9, 2));
+      rates[1 - k].push(null);
+      text[1 - k].push("");
     });
-    const out = [{
-      type: "bar", orientation: "h", x: rates, y: STAGE_Y, xaxis: "x", yaxis: "y", text: text,
-      textposition: "outside", cliponaxis: false, showlegend: false, width: 0.7,
-      marker: { color: port.STAGES.map(function (s) { return s === o.binding ? BIND : OTHER; }) },
-      hovertemplate: "%{y}: %{text} G values/s<extra></extra>",
-    }];
-    // The step as one bar per resource laid end to end (one trace, in the results' column order from the left).
-    const ph = port.phases(model, state.variant, port.specOf(model, settings()));
+    const out = [0, 1].map(function (k) {
+      return {
+        type: "bar", orientation: "h", x: rates[k], y: STAGE_Y, xaxis: "x", yaxis: "y", customdata: text[k],
+        showlegend: false, width: 0.7, marker: { color: k ? BIND : OTHER }, name: k ? "Binding stage" : "Stage",
+        hovertemplate: "%{y}: %{customdata} G values/s<extra></extra>",
+      };
+    });
     const byRes = {};
     ph.forEach(function (p) { byRes[p.resource] = (byRes[p.resource] || 0) + p.time * 1e3; });
-    const shown = model.resources.filter(function (r) { return byRes[r]; });
-    const base = [];
+    const x = [], base = [];
     let at = 0;
-    shown.forEach(function (r) { base.push(at); at += byRes[r]; });
+    model.resources.forEach(function (r) {
+      const t = byRes[r];
+      if (!t || hidden.has(r)) { x.push(null); base.push(null); return; }
+      x.push(t);
+      base.push(at);
+      at += t;
+    });
     out.push({
-      type: "bar", orientation: "h", y: shown.map(function () { return STEP_Y; }),
-      x: shown.map(function (r) { return byRes[r]; }), base: base, xaxis: "x2", yaxis: "y2", width: 0.8,
-      hovertext: shown, hovertemplate: "%{hovertext}: %{x:.3f} ms<extra></extra>", showlegend: false,
-      marker: { color: shown.map(function (r) { return RESOURCE_COLORS[r]; }), line: { color: "#fff", width: 1 } },
+      type: "bar", orientation: "h", y: STEP_Y, x: x, base: base, xaxis: "x2", yaxis: "y2", width: 0.8,
+      name: "The step, ms", hovertext: model.resources, customdata: x, showlegend: false,
+      hovertemplate: "%{hovertext}: %{customdata:.3f} ms<extra></extra>", // %{x} of a bar with a base is its end
+      marker: { color: STEP_COLORS, line: { color: "#fff", width: 1 } },
     });
     return out;
   }
 
-  function layout(o) {
+  // Fixed ranges (round numbers above the longest bars), no drag boxes: Plotly lays out the axes again only when
+  // a range moves.
+  function layout(o, step) {
     const finite = port.STAGES.filter(function (s) { return o.rates[s] !== null; })
       .map(function (s) { return o.rates[s] / 1e9; });
     return {
       barmode: "overlay",
       showlegend: false,
+      dragmode: false,
       height: 215,
       margin: { l: 62, r: 20, t: 22, b: 22 },
       hovermode: "closest",
@@ -179,10 +209,12 @@
         { xref: "paper", yref: "paper", x: 0, y: 0.26, yanchor: "bottom", xanchor: "left", showarrow: false,
           text: "The step, ms, by where its time goes", font: { size: 12 } },
       ],
-      xaxis: { domain: [0, 1], anchor: "y", range: [0, Math.max.apply(null, finite) * 1.18], fixedrange: true },
-      yaxis: { domain: [0.5, 1], anchor: "x", autorange: "reversed", fixedrange: true },
-      xaxis2: { domain: [0, 1], anchor: "y2", rangemode: "tozero", fixedrange: true },
-      yaxis2: { domain: [0, 0.24], anchor: "x2", fixedrange: true, showticklabels: false },
+      // tickangle 0: Plotly would otherwise measure the tick labels to see whether they need turning.
+      xaxis: { domain: [0, 1], anchor: "y", range: [0, roundUp(Math.max.apply(null, finite) * 1.03)], fixedrange: true,
+        tickangle: 0 },
+      yaxis: { domain: [0.5, 1], anchor: "x", range: [port.STAGES.length - 0.5, -0.5], fixedrange: true },
+      xaxis2: { domain: [0, 1], anchor: "y2", range: [0, roundUp(step * 1e3 * 1.02)], fixedrange: true, tickangle: 0 },
+      yaxis2: { domain: [0, 0.24], anchor: "x2", range: [-0.5, 0.5], fixedrange: true, showticklabels: false },
     };
   }
 
@@ -199,10 +231,14 @@
     fpga.input.setAttribute("aria-valuetext", o.text.fpga);
   }
 
+  // The chart first, then the printed values: Plotly measures the page while it draws, and text written before
+  // it would have to be laid out first.
   function update() {
     const o = port.outputs(model, settings());
+    const ph = port.phases(model, state.variant, port.specOf(model, settings()));
+    const drawn = window.Charts.update(plot, traces(o, ph), layout(o, o.step_s), PLOT_CONFIG);
     show(o);
-    return Plotly.react(plot, traces(o), layout(o), PLOT_CONFIG);
+    return drawn;
   }
 
   variantSelect.addEventListener("change", function () { state.variant = variantSelect.value; update(); });
@@ -221,7 +257,8 @@
 
   const first = port.outputs(model, settings());
   show(first);
-  Promise.resolve(Plotly.newPlot(plot, traces(first), layout(first), PLOT_CONFIG)).then(function () {
+  const firstTraces = traces(first, port.phases(model, state.variant, port.specOf(model, settings())));
+  Promise.resolve(Plotly.newPlot(plot, firstTraces, layout(first, first.step_s), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });
 })();
