@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from site_builder import cache as results_cache
-from site_builder import outdir, uptodate
+from site_builder import outdir, processes, uptodate
 from site_builder.assemble import collect_series
 from site_builder.collect import Parsed, check_refs, parse_page
 from site_builder.content import Page, load_content
@@ -90,17 +90,48 @@ class Models:
             self._inputs = load_inputs(self.paths, self.pinned)
         return self._inputs
 
-    def produced(self, p: Producer) -> Produced:
-        def compute() -> str:
-            try:
-                return Produced.of(p.build(self.inputs)).to_cache()
-            except BuildError:
-                raise
-            except (ValueError, KeyError, ZeroDivisionError) as e:
-                raise BuildError(f"model {p.name}: {type(e).__name__}: {e}") from None
+    def _compute(self, p: Producer) -> str:
+        try:
+            return Produced.of(p.build(self.inputs)).to_cache()
+        except BuildError:
+            raise
+        except (ValueError, KeyError, ZeroDivisionError) as e:
+            raise BuildError(f"model {p.name}: {type(e).__name__}: {e}") from None
 
+    def produced(self, p: Producer) -> Produced:
         key = results_cache.key_of(p.entries, self.digests)
-        return Produced.from_cache(self.cache.get_or_compute(p.name, key, compute))
+        return Produced.from_cache(self.cache.get_or_compute(p.name, key, lambda: self._compute(p)))
+
+    def produce_all(self) -> dict[str, Produced]:
+        """Every results document, from the cache or computed. When more than one must be computed and one
+        runs processes of its own (the simulation), the others are computed meanwhile in a forked process:
+        the same documents, sooner on a machine with cores to spare."""
+        keys = {p.name: results_cache.key_of(p.entries, self.digests) for p in PRODUCERS}
+        texts = {p.name: t for p in PRODUCERS if (t := self.cache.read(p.name, keys[p.name])) is not None}
+        misses = [p for p in PRODUCERS if p.name not in texts]
+        here = [p for p in misses if p.own_processes]
+        beside = [p for p in misses if not p.own_processes]
+        side: processes.Beside[list[str]] | None = None
+        if here and beside and processes.allowed_jobs() > 1 and processes.can_fork():
+            _ = self.inputs  # read once, before the fork: the child inherits them
+            side = processes.Beside(lambda: [self._compute(p) for p in beside])
+        else:
+            here = misses
+        try:
+            for p in here:
+                texts[p.name] = self._compute(p)
+            if side is not None:
+                texts.update(zip((p.name for p in beside), side.result(), strict=True))
+        finally:
+            if side is not None:
+                side.cancel()
+        for p in PRODUCERS:
+            if p in misses:
+                self.cache.misses.append(p.name)
+                self.cache.write(p.name, keys[p.name], texts[p.name])
+            else:
+                self.cache.hits.append(p.name)
+        return {p.name: Produced.from_cache(texts[p.name]) for p in PRODUCERS}
 
     def explorer_cases(self, e: Explorer, docs: dict[str, Produced]) -> str:
         """An explorer's parity cases (cached: keyed by its module's source and the documents they come from)."""
@@ -204,7 +235,7 @@ def pinned_digests(paths: Paths) -> list[str]:
 
 
 def compute_all(paths: Paths, models: Models) -> dict[str, Produced]:
-    return {p.name: models.produced(p) for p in PRODUCERS}
+    return models.produce_all()
 
 
 def check_drift(paths: Paths, docs: dict[str, Produced], models: Models | None = None) -> None:

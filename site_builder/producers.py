@@ -42,6 +42,7 @@ class Producer:
     series: str
     entries: tuple[str, ...]  # the modules whose source (and what they import) the document depends on
     build: Callable[[Inputs], ResultsDoc]
+    own_processes: bool = False  # runs work in processes of its own (the others are computed beside it)
 
 
 @dataclass
@@ -131,6 +132,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "cit",
         ("site_builder.results.simulation", "site_builder.results.sim_inputs", *INPUT_MODULES),
         _simulation,
+        own_processes=True,  # the discrete-event runs of section 9
     ),
     Producer(
         "trainers",

@@ -9,18 +9,14 @@ byte for byte however they ran.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import statistics
-import sys
-import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from site_builder import fmt
+from site_builder import fmt, processes
 from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation import engine
 from site_builder.models.simulation.breakeven import REL_TOL, Crossing, crossing
@@ -47,7 +43,7 @@ from site_builder.models.simulation.presets import Presets
 from site_builder.results.cells import Published, cell, published_against_ours
 from site_builder.results_doc import Cell, ResultsDoc, Section
 
-JOBS_ENV = "SITE_BUILDER_JOBS"  # how many processes run the engine points; 1 runs them in this process
+JOBS_ENV = processes.JOBS_ENV  # how many processes run the engine points; 1 runs them in this process
 
 TARGET = 3.158
 HOME = "2dc4.100gbe"
@@ -209,24 +205,7 @@ def _run_point(p: EnginePoint) -> engine.EngineResult:
 def engine_jobs(jobs: int | None, points: int) -> int:
     """How many processes run ``points`` engine points: ``jobs`` if given, else ``SITE_BUILDER_JOBS``, else the
     CPU count; never more than the points."""
-    if jobs is None:
-        raw = os.environ.get(JOBS_ENV, "").strip()
-        if raw:
-            if not raw.isdigit() or int(raw) < 1:
-                raise ValueError(f"{JOBS_ENV} must be a whole number of processes, 1 or more; found {raw!r}")
-            jobs = int(raw)
-        else:
-            jobs = os.cpu_count() or 1
-    return max(1, min(jobs, points))
-
-
-def _start_method() -> multiprocessing.context.BaseContext:
-    """Fork on Linux when this process runs a single thread (fast, nothing to re-import); else a fork server,
-    which forks from a clean single-threaded process."""
-    methods = multiprocessing.get_all_start_methods()
-    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return max(1, min(jobs if jobs is not None else processes.allowed_jobs(), points))
 
 
 def run_engine_points(points: list[EnginePoint], jobs: int | None = None) -> list[engine.EngineResult]:
@@ -235,7 +214,7 @@ def run_engine_points(points: list[EnginePoint], jobs: int | None = None) -> lis
     workers = engine_jobs(jobs, len(points))
     if workers > 1:
         try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=_start_method()) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=processes.start_method()) as pool:
                 return list(pool.map(_run_point, points))
         except (OSError, BrokenProcessPool):  # no processes here (a sandbox without semaphores): run them below
             pass

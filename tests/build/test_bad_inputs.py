@@ -832,3 +832,37 @@ def test_after_sigkill_the_next_build_removes_the_temporary_folder(box: Sandbox)
     shutil.copyfile(PROJECT / "templates" / "page.html", box.project / "templates" / "page.html")
     assert main(box.args()) == 0
     assert not tmp.exists() and leftovers(box.root) == []  # ...but the next build does
+
+
+def test_a_signal_while_the_models_compute_stops_every_worker(box: Sandbox) -> None:
+    """The documents computed beside the simulation run in a forked process: SIGTERM ends it with the build."""
+    import signal
+    import time
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", *box.args(), "--no-cache"],
+        cwd=PROJECT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the load stage's line: the models are being computed now
+    assert first.startswith("load"), first
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and err.strip() == "error: interrupted by SIGTERM: nothing was written", err
+    time.sleep(0.3)
+    ours = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if str(box.project) in cmd and "site_builder" in cmd:
+            ours.append(pid)
+    assert ours == [], f"build processes left running: {ours}"
+    assert leftovers(box.root) == []

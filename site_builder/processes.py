@@ -1,0 +1,100 @@
+"""Work in other processes: how many the build may use, how they start, and one call run beside this process.
+
+``SITE_BUILDER_JOBS`` caps the processes (1: everything runs in this process, as it would without
+``fork``). What runs elsewhere is pure computation whose result does not depend on where it ran.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from site_builder.errors import BuildError
+
+JOBS_ENV = "SITE_BUILDER_JOBS"  # how many processes the models may use; 1 runs everything in this process
+T = TypeVar("T")
+
+
+def allowed_jobs() -> int:
+    """``SITE_BUILDER_JOBS`` if set (a whole number, 1 or more), else the CPU count."""
+    raw = os.environ.get(JOBS_ENV, "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValueError(f"{JOBS_ENV} must be a whole number of processes, 1 or more; found {raw!r}")
+        return int(raw)
+    return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Fork is fast and re-imports nothing, but only safe from a process running a single thread (Linux)."""
+    return sys.platform == "linux" and hasattr(os, "fork") and threading.active_count() == 1
+
+
+def start_method() -> multiprocessing.context.BaseContext:
+    """Fork when :func:`can_fork`; else a fork server, which forks from a clean single-threaded process."""
+    if can_fork() and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class Beside(Generic[T]):
+    """``fn()`` computed in a forked child while this process goes on; :meth:`result` waits for it.
+
+    Its value comes back pickled through a pipe. An exception in the child comes back as its one-line
+    message: a :class:`BuildError` is raised again as one, anything else as ``RuntimeError``. A child
+    not waited for (this process failed first) is killed by :meth:`cancel`.
+    """
+
+    def __init__(self, fn: Callable[[], T]) -> None:
+        read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: compute, send, and leave without running the parent's clean-ups
+            os.close(read)
+            code = 0
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                try:
+                    out = pickle.dumps(("ok", fn()), protocol=pickle.HIGHEST_PROTOCOL)
+                except BaseException as e:  # every failure goes back to the parent
+                    out = pickle.dumps(("error", isinstance(e, BuildError), str(e) or type(e).__name__))
+                with os.fdopen(write, "wb") as f:
+                    f.write(out)
+            except BaseException:  # nothing may escape a forked child
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write)
+        self._read = read
+
+    def result(self) -> T:
+        try:
+            with os.fdopen(self._read, "rb") as f:
+                data = f.read()
+        finally:
+            _, status = os.waitpid(self.pid, 0)
+            self.pid = 0
+        if not data:
+            raise BuildError(f"models: a worker process stopped without a result (wait status {status})")
+        kind, *rest = pickle.loads(data)  # our own child's bytes
+        if kind == "ok":
+            return rest[0]  # type: ignore[no-any-return]
+        is_build_error, message = rest
+        raise (BuildError if is_build_error else RuntimeError)(message)
+
+    def cancel(self) -> None:
+        if self.pid:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            with contextlib.suppress(OSError):
+                os.close(self._read)
+            self.pid = 0
