@@ -26,8 +26,12 @@ SECTION = "4. Steps to reach a loss"
 FIRST = ("Ex-enob6-p8", "Ex-enob8-p8", "Ex-enob10-p8", "Ex-enob12-p8", "Ex-enob8-p4", "Ex-enob8-p12")
 
 PLOT = f"document.querySelector('#chart-{NAME} .js-plotly-plot')"
-VISIBLE_JS = f"() => {PLOT}.data.filter((t) => t.visible === true && t.legendgroup).map((t) => t.legendgroup)"
-MARKS_JS = f"() => {{ const t = {PLOT}.data.find((d) => d.mode === 'markers'); return t ? [t.x, t.y] : null; }}"
+# A hidden configuration's traces are drawn with no points (the explorer keeps the same traces on every move).
+VISIBLE_JS = f"() => {PLOT}.data.filter((t) => t.legendgroup && t.y.length).map((t) => t.legendgroup)"
+MARKS_JS = f"""() => {{ const t = {PLOT}.data.find((d) => d.mode === 'markers');
+  const i = t.x.map((x, j) => j).filter((j) => t.x[j] !== null);
+  return i.length ? [i.map((j) => t.x[j]), i.map((j) => t.y[j])] : null; }}"""
+LINE_JS = f"() => {PLOT}.data.find((d) => d.name === 'target').y"
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +74,7 @@ def test_marks_sit_on_the_target_line_at_the_steps(page) -> None:
     assert yw == y and xw != x and all(0 < v < 60 for v in xw)  # GB per worker
     page.select_option(f"#{NAME}-target", "")
     assert page.evaluate(MARKS_JS) is None
-    assert page.evaluate(f"() => {PLOT}.layout.shapes.length") == 0
+    assert page.evaluate(LINE_JS) == []
 
 
 def test_groups_show_and_hide_the_first_design_and_the_repaired_runs(page) -> None:
@@ -108,13 +112,20 @@ def test_every_control_changes_the_chart(page) -> None:
     page.wait_for_timeout(100)
 
 
-def test_a_legend_click_hides_the_configuration_and_unchecks_it(page) -> None:
+def test_the_checkboxes_are_the_legend(page) -> None:
+    """No Plotly legend: the configurations are named by their checkboxes (with their colours), which Space
+    toggles from the keyboard, hiding the curve, its band, its mark and its row of steps."""
+    assert page.evaluate(f"() => {PLOT}._fullLayout.showlegend") is False
+    assert page.locator(f"#chart-{NAME} g.legend").count() == 0
     assert page.is_checked(f"#{NAME}-show-B")
-    legend = page.locator(f"#chart-{NAME} g.traces", has=page.locator("text.legendtext", has_text="B · top-k"))
-    legend.locator("rect.legendtoggle").click()
-    page.wait_for_function(f"() => !document.getElementById('{NAME}-show-B').checked", timeout=5000)
+    assert page.locator(f"label[for='{NAME}-show-B']").inner_text().strip().startswith("B · top-k")
+    page.focus(f"#{NAME}-show-B")
+    page.keyboard.press("Space")
+    assert not page.is_checked(f"#{NAME}-show-B")
     assert "B" not in page.evaluate(VISIBLE_JS)
     assert page.locator(f"#chart-{NAME} [data-out='steps.B']").is_hidden()
+    page.keyboard.press("Space")
+    assert "B" in page.evaluate(VISIBLE_JS)
 
 
 def test_controls_are_labelled_and_the_chart_is_configured(page) -> None:
@@ -122,3 +133,22 @@ def test_controls_are_labelled_and_the_chart_is_configured(page) -> None:
     assert plot_config(page, NAME) == [False, True, False]
     assert page.locator(f"#chart-{NAME} figcaption").count() == 1
     assert plot_height(page, NAME) < 600
+
+
+def test_the_axis_switch_redraws_the_x_axis(page) -> None:
+    """The x axis's range and title follow the axis buttons (Charts.update redraws that axis with the curves)."""
+
+    def axis():
+        return page.evaluate(
+            f"""() => {{ const gd = {PLOT};
+              return [gd.querySelector('.xtitle').textContent, gd._fullLayout.xaxis.range,
+                      Math.max(...[...gd.querySelectorAll('.xtick text')].map((t) => Number(t.textContent.replace(/[,\\u2009]/g, ''))))]; }}"""
+        )
+
+    title, rng, tick = axis()
+    assert title == "Training step" and rng[1] >= 3000 and tick <= rng[1]
+    page.click(f"#chart-{NAME} button[data-axis='wire']")
+    title, rng, tick = axis()
+    assert title.startswith("Cumulative bytes on the wire") and 100 < rng[1] < 1000 and tick <= rng[1]
+    page.click(f"#chart-{NAME} button[data-axis='steps']")
+    assert axis()[0] == "Training step"

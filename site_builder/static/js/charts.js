@@ -21,9 +21,9 @@
 //   The fast path applies when, since the last draw, only the traces' values changed: the same number of
 //   traces, each a scatter or a bar, with the same attributes except new numbers in x and y (x and y holding
 //   categories must not change), base, customdata, hovertext and text; the same layout and config except the
-//   axes' ranges; and every axis a trace uses has a fixed range (layout.[xy]axis.range given, no autorange;
+//   axes' ranges and titles; and every axis a trace uses has a fixed range (layout.[xy]axis.range given, no autorange;
 //   a category axis too, e.g. [-0.5, n - 0.5]). Then Plotly draws the traces alone (Plotly.animate with no
-//   transition and no redraw), and, if a range moved, Plotly.relayout redraws that axis in the same task,
+//   transition and no redraw), and, if a range or title moved, Plotly.relayout redraws it in the same task,
 //   before the page is painted: no full replot (defaults of everything, titles, legend, margins, drag boxes).
 //   Anything else falls back to Plotly.react. An update asked for while a fast one is finishing (until
 //   Plotly.animate's plotly_transitioned, a frame later) is drawn right after it (only the latest).
@@ -35,6 +35,8 @@
 //   a fieldset of checkboxes (ids id-0, id-1, ...; class explorer-toggles, so no others are made here), one per
 //   series with its colour swatch (a dashed line when dash), checked when its key is not in `hidden`; a change
 //   updates `hidden` and calls onChange. Put it next to the plot and redraw from onChange.
+// * Charts.roundUp(x): the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above x, for the top of a
+//   fixed axis range.
 (function () {
   "use strict";
   if (typeof Plotly === "undefined") return;
@@ -155,9 +157,20 @@
       else ranges[k] = a.range;
     });
     if (!fast) return null;
+    // The axes' ranges and titles may change on the fast path (Plotly.relayout redraws those axes).
+    const axisObjects = new Set();
+    const titles = {};
+    axisNames(layout).forEach(function (k) {
+      if (!layout[k]) return;
+      axisObjects.add(layout[k]);
+      titles[k] = JSON.stringify(layout[k].title === undefined ? null : layout[k].title);
+    });
     return {
-      layout: JSON.stringify(layout, function (k, v) { return k === "range" ? undefined : v; }) + JSON.stringify(config),
+      layout: JSON.stringify(layout, function (k, v) {
+        return (k === "range" || k === "title") && axisObjects.has(this) ? undefined : v;
+      }) + JSON.stringify(config),
       ranges: ranges,
+      titles: titles,
       traces: data.map(skeleton),
     };
   }
@@ -180,6 +193,9 @@
     Object.keys(key.ranges).forEach(function (k) {
       const was = s.key.ranges[k], now = key.ranges[k];
       if (!was || was[0] !== now[0] || was[1] !== now[1]) { moved[k + ".range"] = now.slice(); rescale = true; }
+    });
+    Object.keys(key.titles).forEach(function (k) {
+      if (key.titles[k] !== s.key.titles[k]) { moved[k + ".title"] = l[k].title === undefined ? null : l[k].title; rescale = true; }
     });
     s.args = [data, layout, config];
     s.key = key;
@@ -218,7 +234,15 @@
     });
     return s.busy;
   }
-  window.Charts = { update: update, toggles: toggles };
+  // The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above x: the top of a fixed axis range.
+  function roundUp(x) {
+    if (!(x > 0) || !isFinite(x)) return 1;
+    const p = Math.pow(10, Math.floor(Math.log10(x)));
+    const steps = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
+    for (let i = 0; i < steps.length; i++) if (steps[i] * p >= x * (1 - 1e-12)) return steps[i] * p;
+    return 10 * p;
+  }
+  window.Charts = { update: update, toggles: toggles, roundUp: roundUp };
 
   function plots() { return Array.from(document.querySelectorAll("figure.chart .js-plotly-plot")); }
 

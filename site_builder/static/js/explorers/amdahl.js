@@ -192,15 +192,6 @@
     }] };
   }
 
-  // The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above x (x > 0).
-  function roundUp(x) {
-    if (!(x > 0)) return 1;
-    const p = Math.pow(10, Math.floor(Math.log10(x)));
-    const steps = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
-    for (let i = 0; i < steps.length; i++) if (steps[i] * p >= x * (1 - 1e-12)) return steps[i] * p;
-    return 10 * p;
-  }
-
   // Only the bars change from one setting to the next: no Plotly legend, no annotations and fixed tick
   // labels, all of which Plotly would lay out again on every update (each costs more than the bars; see
   // scripts/bench_explorers.py), and fixed axes (no zoom or pan on three bars: no drag boxes to rebuild).
@@ -214,7 +205,7 @@
       margin: { l: 64, r: 10, t: 10, b: 30 },
       height: 300,
       xaxis: { fixedrange: true, range: [-0.5, PASSES.length - 0.5] },
-      yaxis: { title: { text: "PFLOP per optimizer step" }, range: [0, roundUp(top * 1.04)], fixedrange: true },
+      yaxis: { title: { text: "PFLOP per optimizer step" }, range: [0, window.Charts.roundUp(top * 1.04)], fixedrange: true },
     };
   }
 

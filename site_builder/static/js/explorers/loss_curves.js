@@ -8,14 +8,15 @@
   const NAME = "loss_curves";
   const holder = document.getElementById("chart-" + NAME);
   const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.lossCurves) return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.lossCurves) {
+    return;
+  }
   const port = window.Ports.lossCurves;
   const data = JSON.parse(raw.textContent);
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
   const palette = ["#1d3557", "#e63946", "#2a9d8f", "#8ab17d", "#e9c46a", "#6d597a", "#f4a261", "#b5651d",
     "#457b9d", "#9d0208", "#588157", "#7f5539", "#3a86ff", "#8338ec", "#ff006e", "#fb5607", "#6a994e",
     "#bc4749", "#386641"];
-  const byId = {};
   data.series.forEach(function (s, i) {
     const b = port.band(s.seeds);
     s.mean = b.mean;
@@ -26,12 +27,26 @@
     s.color = palette[i % palette.length];
     s.reach = {};
     Object.keys(s.steps_to).forEach(function (t) { s.reach[t] = port.stepsTo(s.steps_to[t]); });
-    byId[s.id] = s;
   });
   const axes = {
     steps: { key: "steps", title: "Training step" },
     wire: { key: "wire_gb", title: "Cumulative bytes on the wire per worker (GB)" },
   };
+  // Every array a trace draws, made once: the curves, and the bands' outlines (there and back) on each x axis.
+  Object.keys(axes).forEach(function (axis) {
+    data.series.forEach(function (s) {
+      const x = s[axes[axis].key];
+      s.band = s.band || {};
+      s.band[axis] = { x: x.concat(x.slice().reverse()), y: s.high.concat(s.low.slice().reverse()) };
+    });
+  });
+  // The x axis from 0 to a round number past the shown configurations' last evaluation.
+  function xRange() {
+    const key = axes[state.axis].key;
+    let hi = 0;
+    data.series.forEach(function (s) { if (state.shown[s.id]) hi = Math.max(hi, s[key][s[key].length - 1]); });
+    return [0, window.Charts.roundUp(hi || 1)];
+  }
   const state = { axis: "steps", target: data.default_target, shown: {} };
   data.series.forEach(function (s) { state.shown[s.id] = s.visible; });
 
@@ -142,7 +157,7 @@
     text: "Mean over seeds; the shaded band spans the seeds' lowest to highest loss. The dashed line is the " +
       "chosen loss of the steps ladder (each target is a configuration's final loss) and a diamond marks " +
       "where each configuration first reaches it, averaged over its seeds (evaluations every 200 steps). " +
-      "Show or hide configurations with the checkboxes or the legend. Source: experiment results, §2 and §4.",
+      "Show or hide configurations with the checkboxes. Source: experiment results, §2 and §4.",
   });
 
   holder.textContent = "";
@@ -153,68 +168,73 @@
   holder.appendChild(caption);
 
   // ---------------------------------------------------------------------------------------- drawing
-  function markX(s, mean) {
-    return state.axis === "steps" ? mean : port.wireAt(s.steps, s.wire_gb, mean);
-  }
+  // The same traces on every move (a band for each configuration with more than one seed, its mean curve, the
+  // target's line and the marks where each configuration first reaches it), the legend in HTML (the checkboxes
+  // above) and fixed axis ranges: a hidden configuration's traces, or an unchosen target's, have no points. So
+  // every move changes values only and Charts.update redraws the traces alone, and the axes whose range or
+  // title moved.
+  const NONE = [];
+  const markColors = data.series.map(function (s) { return s.color; });
 
   function traces() {
     const out = [];
-    const key = axes[state.axis].key;
-    // Only the shown configurations are drawn (hidden ones are left out, not drawn invisible): fewer traces
-    // for Plotly to lay out on every move.
+    const axis = state.axis;
+    const key = axes[axis].key;
     data.series.forEach(function (s) {
-      if (!state.shown[s.id]) return;
-      const x = s[key];
-      const vis = true;
+      const on = state.shown[s.id];
       if (s.nseeds > 1) {
         out.push({
-          x: x.concat(x.slice().reverse()), y: s.high.concat(s.low.slice().reverse()),
+          x: on ? s.band[axis].x : NONE, y: on ? s.band[axis].y : NONE,
           fill: "toself", fillcolor: s.color + "33", line: { width: 0 }, hoverinfo: "skip",
-          showlegend: false, legendgroup: s.id, visible: vis, type: "scatter", mode: "lines",
+          legendgroup: s.id, type: "scatter", mode: "lines",
         });
       }
       out.push({
-        x: x, y: s.mean, name: s.name + (s.nseeds > 1 ? " (" + s.nseeds + " seeds)" : " (1 seed)"),
-        legendgroup: s.id, visible: vis, showlegend: vis, type: "scatter", mode: "lines+markers",
-        line: { color: s.color, width: 2 }, marker: { size: 4 },
+        x: on ? s[key] : NONE, y: on ? s.mean : NONE,
+        name: s.name + (s.nseeds > 1 ? " (" + s.nseeds + " seeds)" : " (1 seed)"),
+        legendgroup: s.id, visible: true, type: "scatter", mode: "lines",
+        line: { color: s.color, width: 2 },
         hovertemplate: s.name + "<br>%{x}<br>loss %{y:.3f}<extra></extra>",
       });
     });
     const t = targetOf(state.target);
-    if (t) {
-      const marks = data.series.filter(function (s) { return state.shown[s.id] && s.reach[t.text].mean !== null; });
-      out.push({
-        type: "scatter", mode: "markers", name: "first reaches " + t.text, showlegend: false,
-        x: marks.map(function (s) { return markX(s, s.reach[t.text].mean); }),
-        y: marks.map(function () { return Number(t.text); }),
-        marker: { symbol: "diamond", size: 11, color: marks.map(function (s) { return s.color; }),
-          line: { color: "#fff", width: 1 } },
-        hovertext: marks.map(function (s) {
-          const r = s.reach[t.text];
-          return s.name + " first reaches " + t.text + " at step " + r.text +
-            (r.seeds > 1 ? " (mean of " + r.seeds + " seeds)" : "");
-        }),
-        hovertemplate: "%{hovertext}<extra></extra>",
-      });
-    }
+    const y = t ? Number(t.text) : null;
+    out.push({
+      type: "scatter", mode: "lines+text", name: "target", hoverinfo: "skip",
+      x: t ? xRange() : NONE, y: t ? [y, y] : NONE, text: t ? ["", t.text + " (" + t.config + ")"] : NONE,
+      textposition: "top left", textfont: { size: 11, color: "#444" }, line: { color: "#444", width: 1, dash: "dash" },
+    });
+    const reach = data.series.map(function (s) {
+      return t && state.shown[s.id] && s.reach[t.text].mean !== null ? s.reach[t.text] : null;
+    });
+    out.push({
+      type: "scatter", mode: "markers", name: "first reaches the target",
+      x: reach.map(function (r, i) { return r && markX(data.series[i], r.mean); }),
+      y: reach.map(function (r) { return r && y; }),
+      marker: { symbol: "diamond", size: 11, color: markColors, line: { color: "#fff", width: 1 } },
+      hovertext: reach.map(function (r, i) {
+        return r ? data.series[i].name + " first reaches " + t.text + " at step " + r.text +
+          (r.seeds > 1 ? " (mean of " + r.seeds + " seeds)" : "") : "";
+      }),
+      hovertemplate: "%{hovertext}<extra></extra>",
+    });
     return out;
+  }
+
+  function markX(s, mean) {
+    return state.axis === "steps" ? mean : port.wireAt(s.steps, s.wire_gb, mean);
   }
 
   function layout() {
     const diverged = data.series.some(function (s) { return s.group === "first" && state.shown[s.id]; });
-    const t = targetOf(state.target);
     return {
+      showlegend: false,
       margin: { l: 60, r: 10, t: 10, b: 50 },
-      xaxis: { title: { text: axes[state.axis].title }, zeroline: false },
+      xaxis: { title: { text: axes[state.axis].title }, zeroline: false, range: xRange() },
       yaxis: { title: { text: "Validation loss (nats per token)" }, type: "log",
         range: [Math.log10(1.5), Math.log10(diverged ? 800 : 6)] },
-      legend: { orientation: "h", y: -0.2 },
       hovermode: "closest",
       height: 500,
-      shapes: t ? [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: Number(t.text), y1: Number(t.text),
-        line: { color: "#444", width: 1, dash: "dash" } }] : [],
-      annotations: t ? [{ xref: "paper", x: 1, xanchor: "right", yanchor: "bottom", y: Math.log10(Number(t.text)),
-        text: t.text + " (" + t.config + ")", showarrow: false, font: { size: 11, color: "#444" } }] : [],
     };
   }
 
@@ -232,7 +252,7 @@
 
   function update() {
     show();
-    return Plotly.react(plot, traces(), layout(), PLOT_CONFIG);
+    return window.Charts.update(plot, traces(), layout(), PLOT_CONFIG);
   }
 
   targetSelect.addEventListener("change", function () { state.target = targetSelect.value; update(); });
@@ -246,16 +266,6 @@
 
   show();
   Promise.resolve(Plotly.newPlot(plot, traces(), layout(), PLOT_CONFIG)).then(function () {
-    // A click on a legend entry hides that configuration, as its checkbox does.
-    plot.on("plotly_legendclick", function (ev) {
-      const trace = ev.data[ev.curveNumber];
-      if (trace && trace.legendgroup && byId[trace.legendgroup]) {
-        state.shown[trace.legendgroup] = !state.shown[trace.legendgroup];
-        update();
-      }
-      return false;
-    });
-    plot.on("plotly_legenddoubleclick", function () { return false; });
     holder.dataset.ready = "true";
   });
 })();

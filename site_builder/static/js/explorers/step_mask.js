@@ -8,12 +8,15 @@
   const NAME = "step_mask";
   const holder = document.getElementById("chart-" + NAME);
   const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.stepMask) return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.stepMask) {
+    return;
+  }
   const port = window.Ports.stepMask;
   const data = JSON.parse(raw.textContent);
   const d0 = data.defaults;
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
   const COLORS = { digital: "#8d99ae", forward: "#1d3557", backward: "#457b9d", data: "#e76f51", exposed: "#b5651d" };
+  const LINE = "#444";
 
   function withDefault(list, value) {
     return list.indexOf(value) >= 0 ? list : list.concat([value]).sort(function (a, b) { return a - b; });
@@ -159,18 +162,19 @@
     return el("table", { className: "explorer-values" }, [el("caption", { text: group[0] }), body]);
   });
   const plot = el("div", { className: "explorer-plot", id: id("plot") });
-  const legend = el("ul", { className: "explorer-legend", "aria-label": "Colours of the chart" });
-  [
-    [COLORS.digital, "Digital work (GPUs)"],
-    [COLORS.forward, "Mask writes, forward (H)"],
-    [COLORS.backward, "Mask writes, backward (conj H)"],
-    [COLORS.exposed, "Mask time the step waits for"],
-    [COLORS.data, "Data-by-data mask writes, spread over the engines"],
-    [null, "Digital step (dashed line)"],
-  ].forEach(function (item) {
-    const swatch = el("span", { className: item[0] ? "swatch" : "swatch swatch-line", "aria-hidden": "true" });
-    if (item[0]) swatch.style.background = item[0];
-    legend.appendChild(el("li", {}, [swatch, document.createTextNode(item[1])]));
+  // The legend: a checkbox per colour of the chart (and the dashed line), which shows or hides it.
+  const hidden = new Set();
+  const legend = window.Charts.toggles({
+    id: id("series"), legend: "Shown in the chart", hidden: hidden,
+    items: [
+      { key: "digital", color: COLORS.digital, label: "Digital work (GPUs)" },
+      { key: "forward", color: COLORS.forward, label: "Mask writes, forward (H)" },
+      { key: "backward", color: COLORS.backward, label: "Mask writes, backward (conj H)" },
+      { key: "exposed", color: COLORS.exposed, label: "Mask time the step waits for" },
+      { key: "data", color: COLORS.data, label: "Data-by-data mask writes, spread over the engines" },
+      { key: "line", color: LINE, dash: true, label: "Digital step (dashed line)" },
+    ],
+    onChange: function () { update(); },
   });
   const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, tables);
   const caption = el("figcaption", {
@@ -230,40 +234,64 @@
   // ---------------------------------------------------------------------------------------- drawing
   // One axis, two stacked bar traces with a colour per bar, the legend in HTML and the digital step as a
   // dashed line: what Plotly redraws on every move is kept small (the explorer answers within a frame).
+  // Every move changes values only (a hidden colour's bars are null, the hidden line has no points) and the
+  // axes' ranges are set here, so Charts.update redraws the bars, the line and, when its range moves, the
+  // y axis alone. The line is a trace on a second, hidden x axis from 0 to 1 over the categories.
   const CATS = ["Digital<br>step", "Step with<br>the engine", "Weight<br>masks", "Data-by-data<br>masks"];
 
   function traces(c) {
     const b = c.now.budget, e = chosen(c.now);
     const engines = "over " + port.integer(c.s.gpus) + " engines";
+    function shown(key, v) { return hidden.has(key) ? null : v; }
+    const digital = b.digital_seconds;
     return [
       {
-        type: "bar", x: CATS, y: [b.digital_seconds, e.remaining_seconds, b.forward_seconds, b.data_seconds_per_engine],
+        type: "bar", x: CATS,
+        y: [shown("digital", digital), shown("digital", e.remaining_seconds), shown("forward", b.forward_seconds),
+          shown("data", b.data_seconds_per_engine)],
         marker: { color: [COLORS.digital, COLORS.digital, COLORS.forward, COLORS.data] },
         hovertext: ["Digital work", "Digital work that remains", "Mask writes, forward (H)",
           "Data-by-data mask writes, " + engines],
         hovertemplate: "%{hovertext}: %{y:.3f} s<extra></extra>",
       },
       {
-        type: "bar", x: [CATS[1], CATS[2]], y: [e.step_seconds - e.remaining_seconds, b.backward_seconds],
+        type: "bar", x: [CATS[1], CATS[2]],
+        y: [shown("exposed", e.step_seconds - e.remaining_seconds), shown("backward", b.backward_seconds)],
         marker: { color: [COLORS.exposed, COLORS.backward] },
         hovertext: [state.overlapped ? "Mask time not hidden" : "Mask time, added", "Mask writes, backward (conj H)"],
         hovertemplate: "%{hovertext}: %{y:.3f} s<extra></extra>",
       },
+      {
+        type: "scatter", mode: "lines", xaxis: "x2", x: hidden.has("line") ? [] : [0, 1],
+        y: hidden.has("line") ? [] : [digital, digital], line: { color: LINE, width: 1, dash: "dash" },
+        hoverinfo: "skip",
+      },
     ];
   }
 
-  function layout(c) {
-    const digital = c.now.budget.digital_seconds;
+  // The top of the y axis: a round number above the tallest stack and the line.
+  function top(data) {
+    let max = 0;
+    const stacks = {};
+    data.forEach(function (t) {
+      if (t.type !== "bar") return;
+      t.y.forEach(function (v, i) { if (v !== null) stacks[t.x[i]] = (stacks[t.x[i]] || 0) + v; });
+    });
+    Object.keys(stacks).forEach(function (k) { max = Math.max(max, stacks[k]); });
+    if (data[2].y.length) max = Math.max(max, data[2].y[0]);
+    return window.Charts.roundUp(max * 1.04);
+  }
+
+  function layout(data) {
     return {
       barmode: "stack",
       showlegend: false,
       height: 360,
       margin: { l: 60, r: 10, t: 10, b: 50 },
       hovermode: "closest",
-      xaxis: { categoryorder: "array", categoryarray: CATS, fixedrange: true },
-      yaxis: { title: { text: "Seconds per optimizer step" }, rangemode: "tozero", fixedrange: true },
-      shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: digital, y1: digital,
-        line: { color: "#444", width: 1, dash: "dash" } }],
+      xaxis: { categoryorder: "array", categoryarray: CATS, range: [-0.5, CATS.length - 0.5], fixedrange: true },
+      xaxis2: { overlaying: "x", range: [0, 1], visible: false, fixedrange: true },
+      yaxis: { title: { text: "Seconds per optimizer step" }, range: [0, top(data)], fixedrange: true },
     };
   }
 
@@ -289,7 +317,8 @@
     syncControls();
     const c = compute();
     show(c);
-    return Plotly.react(plot, traces(c), layout(c), PLOT_CONFIG);
+    const data = traces(c);
+    return window.Charts.update(plot, data, layout(data), PLOT_CONFIG);
   }
 
   variantSelect.addEventListener("change", function () { state.variant = variantSelect.value; update(); });
@@ -317,7 +346,8 @@
   syncControls();
   const first = compute();
   show(first);
-  Promise.resolve(Plotly.newPlot(plot, traces(first), layout(first), PLOT_CONFIG)).then(function () {
+  const drawn = traces(first);
+  Promise.resolve(Plotly.newPlot(plot, drawn, layout(drawn), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });
 })();
