@@ -203,10 +203,17 @@ def test_not_reached_is_said_and_drawn(page) -> None:
     page.select_option(f"#{NAME}-target", "3.124")
     got = outputs(page, NAME)
     assert (got["steps"], got["time"], got["e_target"]) == ("not reached",) * 3
-    notes = page.evaluate(
-        f"() => document.querySelector('#chart-{NAME} .js-plotly-plot').layout.annotations.map((a) => [a.y, a.text])"
-    )
-    assert ["C", "not reached"] in notes and ["C′", "not reached"] in notes
+    # Said on the chart by a text trace (its points at 0 on the rows not reached), not a layout annotation.
+    for _ in range(20):  # the update in flight drawn
+        notes = page.evaluate(
+            f"""() => {{ const t = document.querySelector('#chart-{NAME} .js-plotly-plot').data
+                .find((t) => t.name === 'Not reached');
+                return t.y.map((y, i) => [y, t.x[i], t.text[i]]).filter((p) => p[1] !== null); }}"""
+        )
+        if len(notes) > 1:
+            break
+        page.wait_for_timeout(50)
+    assert ["C", 0, "not reached"] in notes and ["C′", 0, "not reached"] in notes
 
 
 def test_controls_are_labelled_and_the_chart_is_configured(page) -> None:

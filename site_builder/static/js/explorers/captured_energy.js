@@ -117,35 +117,49 @@
 
   function has(t, s) { return data.groups.some(function (g) { return t[g.id][s].share !== null; }); }
 
+  // Every trace keeps its attributes from one setting to the next and only its numbers change, so that
+  // Charts.update redraws the bars alone (the axes' ranges are fixed): one trace per selector the run has, a hidden
+  // one with no bars (its place in each group stays empty, so the others do not move). Only the log scale and a
+  // run with another set of selectors go through Plotly.react.
   function traces(t) {
     const x = data.groups.map(function (g) { return g.label; });
-    return data.selectors.filter(function (s) { return state.shown[s.id] && has(t, s.id); }).map(function (s) {
+    return data.selectors.filter(function (s) { return has(t, s.id); }).map(function (s) {
       const cells = data.groups.map(function (g) { return t[g.id][s.id]; });
       return {
         type: "bar", name: s.label, x: x,
-        y: cells.map(function (c) { return c.share; }),
+        y: cells.map(function (c) { return state.shown[s.id] ? c.share : null; }),
         customdata: cells.map(function (c) { return [c.text, c.vs_keep_text]; }),
         marker: { color: COLORS[s.id] || "#888" },
         hovertemplate: s.label + ", %{x}: %{customdata[0]} of the energy (%{customdata[1]} the keep fraction)<extra></extra>",
       };
-    });
+    }).concat(KEEP);
   }
+  // The keep fraction: a dashed line across the plot and its label, as traces over an overlaying linear x axis
+  // (layout shapes and annotations would be laid out again on every full redraw; an annotation is measured).
+  const KEEP = [
+    { type: "scatter", mode: "lines", name: "Keep fraction", x: [0, 1], y: [data.keep, data.keep], xaxis: "x2",
+      hoverinfo: "skip", line: { color: "#444", width: 1, dash: "dash" } },
+    { type: "scatter", mode: "text", name: "Keep fraction label", x: [1], y: [data.keep], xaxis: "x2",
+      hoverinfo: "skip", cliponaxis: false, text: ["keep fraction 1/" + Math.round(1 / data.keep)],
+      textposition: "top left", textfont: { size: 11, color: "#444" } },
+  ];
 
+  // A new object each time: Plotly writes into the layout it is given. On a wide plot the group names are not
+  // turned (tickangle 0), so that Plotly need not measure them to see whether they overlap.
+  let wide = false;
   function layout() {
-    const keep = data.keep;
     return {
       barmode: "group",
       showlegend: false,
+      dragmode: false,
       height: 360,
       margin: { l: 60, r: 10, t: 10, b: 40 },
       hovermode: "closest",
-      xaxis: { fixedrange: true },
+      xaxis: { fixedrange: true, range: [-0.5, data.groups.length - 0.5], tickangle: wide ? 0 : "auto" },
+      xaxis2: { overlaying: "x", range: [0, 1], fixedrange: true, visible: false },
       yaxis: state.log
         ? { title: { text: "Share of energy kept" }, type: "log", range: [-6, 0], fixedrange: true }
         : { title: { text: "Share of energy kept" }, range: [0, 0.75], fixedrange: true },
-      shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: keep, y1: keep, line: { color: "#444", width: 1, dash: "dash" } }],
-      annotations: [{ xref: "paper", x: 1, y: state.log ? Math.log10(keep) : keep, xanchor: "right", yanchor: "bottom",
-        text: "keep fraction 1/" + Math.round(1 / keep), showarrow: false, font: { size: 11, color: "#444" } }],
     };
   }
 
@@ -160,10 +174,13 @@
     SELECTORS.forEach(function (s) { boxes[s].disabled = !has(t, s); });
   }
 
+  // The chart first, then the printed values: Plotly measures the page while it draws, and text written before
+  // it would have to be laid out first.
   function update() {
     const t = compute();
+    const drawn = window.Charts.update(plot, traces(t), layout(), PLOT_CONFIG);
     show(t);
-    return Plotly.react(plot, traces(t), layout(), PLOT_CONFIG);
+    return drawn;
   }
 
   runSelect.addEventListener("change", function () { state.run = runSelect.value; update(); });
@@ -179,10 +196,12 @@
   // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
   window.addEventListener("resize", function () {
     if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
+    if (wide !== plot.clientWidth >= 600) { wide = !wide; update(); }
     const p = Plotly.Plots.resize(plot);
     if (p && typeof p.catch === "function") p.catch(function () {});
   });
 
+  wide = plot.clientWidth >= 600;
   const first = compute();
   show(first);
   Promise.resolve(Plotly.newPlot(plot, traces(first), layout(), PLOT_CONFIG)).then(function () {

@@ -203,46 +203,66 @@
   }
 
   // ---------------------------------------------------------------------------------------- drawing
+  // Every trace keeps its attributes from one setting to the next and only its numbers change, so that
+  // Charts.update redraws the bars alone: one bar trace per part of the step, its segments laid end to end with
+  // `base` (a hidden part has no segments and the others close up); the chosen variant's bar outlined by one more
+  // trace; "not reached" as a text trace. The rows are the variants by name ([budget] is in the hover and the
+  // heading); the time axis's range is a round number above the longest bar (its unit is in the heading, so that its
+  // title stays the same).
+  const ROWS = VARIANTS.slice().reverse(); // A at the top
+  const ROW_NAMES = ROWS.map(function (v) { return model.variants[v].name; });
+
   function traces(c) {
-    const rows = VARIANTS.slice().reverse(); // A at the top
-    const names = rows.map(function (v) { return variantName(v, state.budget); });
-    const opacity = rows.map(function (v) { return v === state.variant ? 1 : 0.45; });
     const toTarget = state.view === "target";
-    return PARTS.filter(function (p) { return state.shown[p[0]]; }).map(function (p) {
-      const x = rows.map(function (v) {
-        const o = c[v];
-        if (!toTarget) return o.parts[p[0]] * 1e3;
-        return o.steps === null ? null : o.parts[p[0]] * o.steps;
+    const scale = function (o) { return toTarget ? (o.steps === null ? null : o.steps) : 1e3; };
+    const at = ROWS.map(function () { return 0; });
+    const whole = ROWS.map(function () { return 0; }); // the bars with every part: the axis does not move with a toggle
+    const hover = ROWS.map(function (v) { return variantName(v, state.budget); });
+    const out = PARTS.map(function (p) {
+      const x = [], base = [], text = [];
+      ROWS.forEach(function (v, i) {
+        const k = scale(c[v]);
+        if (k !== null) whole[i] += c[v].parts[p[0]] * k;
+        const w = k === null || !state.shown[p[0]] ? null : c[v].parts[p[0]] * k;
+        x.push(w);
+        base.push(w === null ? null : at[i]);
+        text.push(w === null ? "" : port.fixed(w, 3) + (toTarget ? " s" : " ms"));
+        if (w !== null) at[i] += w;
       });
       return {
-        type: "bar", orientation: "h", name: p[1], y: names, x: x,
-        marker: { color: p[2], opacity: opacity },
-        hovertemplate: "%{y} · " + p[1] + ": %{x:.3f} " + (toTarget ? "s" : "ms") + "<extra></extra>",
+        type: "bar", orientation: "h", name: p[1], y: ROW_NAMES, x: x, base: base, customdata: text, hovertext: hover,
+        marker: { color: p[2] }, hovertemplate: "%{hovertext} · " + p[1] + ": %{customdata}<extra></extra>",
       };
     });
+    out.push({
+      type: "bar", orientation: "h", name: "Chosen variant", y: ROW_NAMES, hoverinfo: "skip",
+      x: ROWS.map(function (v, i) { return v === state.variant && at[i] > 0 ? at[i] : null; }),
+      base: ROWS.map(function () { return 0; }),
+      marker: { color: "rgba(0,0,0,0)", line: { color: "#888", width: 2.5 } },
+    });
+    out.push({
+      type: "scatter", mode: "text", name: "Not reached", y: ROW_NAMES, hoverinfo: "skip", cliponaxis: false,
+      x: ROWS.map(function (v) { return toTarget && c[v].steps === null ? 0 : null; }),
+      text: ROWS.map(function () { return "not reached"; }), textposition: "middle right",
+      textfont: { color: "#6c757d", size: 12 },
+    });
+    return { data: out, top: Math.max.apply(null, whole) };
   }
 
-  function layout(c) {
-    const rows = VARIANTS.slice().reverse();
-    const notes = [];
-    if (state.view === "target") {
-      rows.forEach(function (v) {
-        if (c[v].steps === null) {
-          notes.push({ x: 0, y: variantName(v, state.budget), xanchor: "left", text: "not reached", showarrow: false,
-            font: { color: "#6c757d", size: 12 } });
-        }
-      });
-    }
+  // A new object each time: Plotly writes into the layout it is given. tickangle 0: Plotly would otherwise measure
+  // the tick labels to see whether they need turning.
+  function layout(top) {
     return {
-      barmode: "stack",
+      barmode: "overlay",
       showlegend: false,
+      dragmode: false,
       height: 340,
-      margin: { l: 70, r: 10, t: 10, b: 50 },
+      margin: { l: 40, r: 16, t: 10, b: 50 },
       hovermode: "closest",
-      annotations: notes,
-      xaxis: { title: { text: state.view === "target" ? "Seconds to the target loss" : "Milliseconds per step" },
-        rangemode: "tozero", fixedrange: true },
-      yaxis: { type: "category", fixedrange: true, automargin: true },
+      xaxis: { title: { text: "Time: seconds to the target or milliseconds per step, as the bars show" },
+        range: [0, window.Charts.roundUp(top * 1.03)],
+        fixedrange: true, tickangle: 0 },
+      yaxis: { type: "category", range: [-0.5, ROWS.length - 0.5], fixedrange: true },
     };
   }
 
@@ -250,16 +270,21 @@
     const o = c[state.variant];
     Object.keys(outs).forEach(function (k) { if (outs[k].textContent !== o.text[k]) outs[k].textContent = o.text[k]; });
     const t = data.targets.find(function (x) { return x.text === state.target; });
-    const title = variantName(state.variant, state.budget) + " on " + state.shape.replace("x", " DC × ") +
+    const title = (state.view === "target" ? "Bars: seconds to the target. " : "Bars: milliseconds per step. ") +
+      variantName(state.variant, state.budget) + " on " + state.shape.replace("x", " DC × ") +
       (state.shape[0] === "1" ? " (NDR)" : ", " + model.links[state.wan].name) + ", to a loss of " + t.text;
     if (heading.textContent !== title) heading.textContent = title;
   }
 
+  // The chart first, then the printed values: Plotly measures the page while it draws, and text written before
+  // it would have to be laid out first.
   function update() {
     syncControls();
     const c = compute();
+    const t = traces(c);
+    const drawn = window.Charts.update(plot, t.data, layout(t.top), PLOT_CONFIG);
     show(c);
-    return Plotly.react(plot, traces(c), layout(c), PLOT_CONFIG);
+    return drawn;
   }
 
   shapeSet.addEventListener("change", function (ev) {
@@ -289,7 +314,8 @@
   syncControls();
   const first = compute();
   show(first);
-  Promise.resolve(Plotly.newPlot(plot, traces(first), layout(first), PLOT_CONFIG)).then(function () {
+  const firstTraces = traces(first);
+  Promise.resolve(Plotly.newPlot(plot, firstTraces.data, layout(firstTraces.top), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });
 })();
