@@ -11,6 +11,9 @@
 
   const CLASSES = ["dense", "attention", "transform", "spectral_w", "spectral_d", "other"];
 
+  // The number formats of site_builder/fmt.py, ported once (ports/fmt.js, loaded first).
+  const { fixed, grouped, integer, pct, ratioX, unit } = root.Ports.fmt;
+
   // ------------------------------------------------------------------------------------ arithmetic
   function bitLength(n) { return n === 0n ? 0 : n.toString(2).length; }
 
@@ -173,61 +176,6 @@
     };
     return r;
   }
-
-  // ------------------------------------------------------------------------------------ fmt.py
-  function finite(x) {
-    if (typeof x !== "number" || !isFinite(x)) throw new RangeError("cannot format non-finite number " + x);
-    return x;
-  }
-
-  // Python's f"{x:.{d}f}": the exact decimal value of the double rounded to d places, ties to even.
-  // toFixed rounds the exact value too but sends ties up, and switches to exponents at 1e21.
-  function fixed(x, d) {
-    finite(x);
-    const neg = x < 0 || Object.is(x, -0);
-    const a = Math.abs(x);
-    let s;
-    if (a >= 1e21) {
-      s = BigInt(a).toString() + (d > 0 ? "." + "0".repeat(d) : "");
-    } else {
-      s = a.toFixed(d);
-      const next = a.toFixed(d + 1);
-      if (next.charAt(next.length - 1) === "5") {
-        const exact = a.toFixed(100);
-        const dot = exact.indexOf(".");
-        if (/^50*$/.test(exact.slice(dot + 1 + d))) {
-          // An exact tie: keep the truncation when its last digit is even.
-          const down = d > 0 ? exact.slice(0, dot + 1 + d) : exact.slice(0, dot);
-          if (Number(down.charAt(down.length - 1)) % 2 === 0) s = down;
-        }
-      }
-    }
-    return (neg ? "-" : "") + s;
-  }
-
-  function group(s) {
-    const neg = s.charAt(0) === "-";
-    const body = neg ? s.slice(1) : s;
-    const dot = body.indexOf(".");
-    const int = dot < 0 ? body : body.slice(0, dot);
-    const frac = dot < 0 ? "" : body.slice(dot);
-    return (neg ? "-" : "") + int.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + frac;
-  }
-
-  // fmt.grouped: f"{x:,.{d}f}".
-  function grouped(x, d) { return group(fixed(x, d === undefined ? 0 : d)); }
-
-  // fmt.integer: f"{int(n):,}".
-  function integer(n) { return group(fixed(Math.trunc(finite(n)), 0)); }
-
-  // fmt.pct: a share (0..1) as a percentage, f"{x * 100:.{d}f}%".
-  function pct(x, d) { return fixed(finite(x) * 100, d === undefined ? 2 : d) + "%"; }
-
-  // fmt.ratio_x: f"{x:.{d}f}x".
-  function ratioX(x, d) { return fixed(x, d === undefined ? 3 : d) + "x"; }
-
-  // fmt.unit: f"{x:,.{d}f} {suffix}".
-  function unit(x, d, suffix) { return grouped(x, d) + " " + suffix; }
 
   root.Ports = root.Ports || {};
   root.Ports.amdahl = {

@@ -1,5 +1,5 @@
 // Port of the number formats of site_builder/fmt.py, shared by the explorers' ports (link_kernel, breakeven,
-// step_mask): exact decimal rounding, half to even on exact ties as Python's format() does, with thousands
+// step_mask, amdahl, loss_curves): exact decimal rounding, half to even on exact ties as Python's format() does, with thousands
 // separators. Pure functions on window.Ports.fmt, no DOM; each port that uses them re-exports the ones its
 // parity cases check.
 (function (root) {
@@ -25,7 +25,10 @@
     finite(x);
     const neg = x < 0 || Object.is(x, -0);
     const a = Math.abs(x);
-    if (a >= 1e21) throw new RangeError("number too large to format: " + x);
+    if (a >= 1e21) { // an integer (every double from 2**53 up is), which toFixed would write with an exponent
+      const whole = BigInt(a).toString();
+      return (neg ? "-" : "") + (sep ? group(whole) : whole) + (digits > 0 ? "." + "0".repeat(digits) : "");
+    }
     // Exact for every double from 2**-48 up; anything smaller is far from a rounding tie at <= 20 digits.
     const exact = a.toFixed(100);
     const dot = exact.indexOf(".");

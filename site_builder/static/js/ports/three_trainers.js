@@ -1,44 +1,13 @@
 // Port of what the three-trainers explorer computes from the simulated grid (data/trainers):
 // the grid point for a setting, a trainer's final loss (site_builder/models/trainers.py: final_loss,
-// the mean of the last records by an exactly rounded sum) and its text (site_builder/fmt.py: sci,
+// the mean of the last records by an exactly rounded sum, ports/num.js) and its text (site_builder/fmt.py: sci,
 // Python's '{:.Ne}'). Pure functions, no DOM; checked against data/explorers/three_trainers.json in
 // Chromium.
 (function (root) {
   "use strict";
 
-  // Exactly rounded sum: Shewchuk's partials, the algorithm of Python's math.fsum.
-  function fsum(values) {
-    const partials = [];
-    for (let x of values) {
-      let i = 0;
-      for (let y of partials) {
-        if (Math.abs(x) < Math.abs(y)) { const t = x; x = y; y = t; }
-        const hi = x + y;
-        const lo = y - (hi - x);
-        if (lo !== 0) partials[i++] = lo;
-        x = hi;
-      }
-      partials.length = i;
-      partials.push(x);
-    }
-    let n = partials.length;
-    if (n === 0) return 0;
-    let hi = partials[--n];
-    let lo = 0;
-    while (n > 0) {
-      const x = hi;
-      const y = partials[--n];
-      hi = x + y;
-      lo = y - (hi - x);
-      if (lo !== 0) break;
-    }
-    if (n > 0 && ((lo < 0 && partials[n - 1] < 0) || (lo > 0 && partials[n - 1] > 0))) {
-      const y = lo * 2;
-      const x = hi + y;
-      if (y === x - hi) hi = x;
-    }
-    return hi;
-  }
+  // math.fsum, ported once (ports/num.js, loaded first).
+  const fsum = root.Ports.num.fsum;
 
   // x > 0, finite, as an exact integer mantissa and power of two: x = m * 2**e.
   function split(x) {
