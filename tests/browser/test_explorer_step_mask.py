@@ -253,3 +253,37 @@ def test_port_rejects_what_the_model_rejects(page):
             try { p.budget(t.terms.hyena2['2048'], s); return null; } catch (e) { return String(e); } }"""
     )
     assert msg is not None and "does not divide" in msg
+
+
+def test_legend_entries_are_keyboard_toggles(page):
+    """The legend's entries are checkboxes: Space hides a colour's bars (or the dashed line) and shows them again,
+    and the printed values stay as they are."""
+    labels = page.evaluate(
+        """name => [...document.querySelectorAll('#chart-' + name + ' fieldset.explorer-toggles input[type=checkbox]')]
+            .map(e => [e.id, e.checked, e.labels[0].textContent.trim()])""",
+        NAME,
+    )
+    assert [x[2] for x in labels] == [
+        "Digital work (GPUs)",
+        "Mask writes, forward (H)",
+        "Mask writes, backward (conj H)",
+        "Mask time the step waits for",
+        "Data-by-data mask writes, spread over the engines",
+        "Digital step (dashed line)",
+    ]
+    assert all(x[1] for x in labels)
+    trace_y = "name => document.querySelector('#chart-' + name + ' .js-plotly-plot').data.map(t => t.y)"
+    before_chart, before_out = chart(page), printed(page)
+    page.focus(f"#{NAME}-series-0")  # digital work
+    page.keyboard.press("Space")
+    ys = page.evaluate(trace_y, NAME)
+    assert ys[0][0] is None and ys[0][1] is None and ys[0][2] is not None
+    page.focus(f"#{NAME}-series-5")  # the dashed line
+    page.keyboard.press("Space")
+    assert page.evaluate(trace_y, NAME)[2] == []
+    assert printed(page) == before_out
+    page.keyboard.press("Space")
+    page.focus(f"#{NAME}-series-0")
+    page.keyboard.press("Space")
+    assert chart(page) == before_chart
+    assert page.errors == []
