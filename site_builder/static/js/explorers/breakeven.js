@@ -217,8 +217,8 @@
   // Every trace keeps its attributes from one setting to the next and only its numbers change, so that
   // Charts.update redraws the traces alone: the six curves and the break-even marks (new numbers with the steps,
   // the budget and the mean), then the current bandwidth as a line and a dot on each curve (new numbers with the
-  // bandwidth). A hidden line or mark has no points. The axes' ranges are fixed: the bandwidth's is the slider's,
-  // the time's moves only with the curves.
+  // bandwidth), with the recorded links as dotted lines. A hidden line or mark has no points. The axes' ranges are
+  // fixed: the bandwidth's is the slider's, the time's moves only with the curves.
   function fixedTraces(f) {
     const out = variants.map(function (v, i) {
       const hyp = v.id === "Cp" || v.id === "Ep";
@@ -258,9 +258,15 @@
       return Object.assign({}, t, { y: hidden.has(key) ? t.y.map(function () { return null; }) : t.y });
     });
     const x = o.bandwidth / 1e9;
+    const lo = Math.pow(10, f.range[0]), hi = Math.pow(10, f.range[1]);
+    out.unshift({ // under the curves
+      type: "scatter", mode: "lines", name: "Recorded links", x: LINKS_X, hoverinfo: "skip",
+      y: data.points.reduce(function (a) { return a.concat([lo, hi, null]); }, []),
+      line: { color: "#bbb", width: 1, dash: "dot" },
+    });
     out.push({
-      type: "scatter", mode: "lines", name: "This bandwidth", x: [x, x],
-      y: [Math.pow(10, f.range[0]), Math.pow(10, f.range[1])], line: { color: "#444", width: 1.5 }, hoverinfo: "skip",
+      type: "scatter", mode: "lines", name: "This bandwidth", x: [x, x], y: [lo, hi], hoverinfo: "skip",
+      line: { color: "#444", width: 1.5 },
     });
     out.push({
       type: "scatter", mode: "markers", name: "At this bandwidth", x: variants.map(function () { return x; }),
@@ -271,6 +277,11 @@
     return out;
   }
   const DOT_COLORS = variants.map(function (v) { return COLORS[v.id]; });
+  // The recorded links as one dotted trace, a gap between its lines (as layout shapes, Plotly would draw them again
+  // on every update).
+  const LINKS_X = data.points.reduce(function (a, p) {
+    return a.concat([p.bandwidth / 1e9, p.bandwidth / 1e9, null]);
+  }, []);
 
   // A new object each time: Plotly writes into the layout it is given.
   function layout(f) {
@@ -284,10 +295,6 @@
         title: { text: "Inter-DC bandwidth, GB/s (┆ a recorded link)", font: { size: 12 } } },
       yaxis: { type: "log", range: f.range, dtick: 1, fixedrange: true,
         title: { text: "Seconds to " + data.target, font: { size: 12 } } },
-      shapes: data.points.map(function (p) { // the recorded links
-        return { type: "line", xref: "x", yref: "paper", x0: p.bandwidth / 1e9, x1: p.bandwidth / 1e9, y0: 0, y1: 1,
-          line: { color: "#bbb", width: 1, dash: "dot" } };
-      }),
     };
   }
 
