@@ -38,9 +38,9 @@ PACKAGES = {
         {"dist/reveal.js": "reveal.js", "dist/reveal.css": "reveal.css", "LICENSE": "LICENSE"},
     ),
 }
-# folder: (description in VERSIONS, bundle file name). The bundle keeps the name of the basic bundle it replaced,
-# which templates/base.html and tests/browser/test_pages.py name.
-BUILT = {"plotly": ("plotly.js (custom: scatter, bar)", "plotly-basic.min.js")}
+# folder: (description in VERSIONS, bundle file name; templates/base.html names it). build.mjs writes
+# THIRD-PARTY-LICENSES.txt beside it.
+BUILT = {"plotly": ("plotly.js (custom: scatter, bar)", "plotly-scatter-bar.min.js")}
 
 
 def fetch(folder: str, tmp: Path, dest: Path) -> str:

@@ -3,7 +3,7 @@
 //
 //     cd scripts/plotly_bundle
 //     npm ci --ignore-scripts        # exact versions and integrity hashes from package-lock.json
-//     node build.mjs [OUT]           # default OUT: ../../site_builder/static/vendor/plotly/plotly-basic.min.js
+//     node build.mjs [OUT]           # default OUT: ../../site_builder/static/vendor/plotly/plotly-scatter-bar.min.js
 //
 // `python scripts/vendor_js.py` runs both steps, copies plotly.js's LICENSE next to the bundle and rewrites the
 // pins (static/vendor/SHA256SUMS, VERSIONS). node_modules/ is git-ignored.
@@ -16,8 +16,9 @@
 // anything else is left as it is. Two modules are replaced by smaller ones of ours: culori (colours) by
 // culori.mjs, the same functions with the colour spaces CSS can name, and the mode bar's icons by no_icons.js.
 // esbuild then bundles and minifies to one script that sets `window.Plotly`; the licence comments of the bundled
-// packages are kept at its end.
-import { readFileSync, writeFileSync } from 'node:fs';
+// packages are kept at its end, and THIRD-PARTY-LICENSES.txt next to it holds the licence of every npm package
+// whose code is in the bundle (read from esbuild's list of the files it bundled).
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -26,7 +27,7 @@ import { parse } from 'acorn';
 import { build } from 'esbuild';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DEFAULT_OUT = path.join(HERE, '..', '..', 'site_builder', 'static', 'vendor', 'plotly', 'plotly-basic.min.js');
+const DEFAULT_OUT = path.join(HERE, '..', '..', 'site_builder', 'static', 'vendor', 'plotly', 'plotly-scatter-bar.min.js');
 const PLOTLY = JSON.parse(readFileSync(path.join(HERE, 'node_modules', 'plotly.js', 'package.json'), 'utf8'));
 const BANNER = `/*! plotly.js ${PLOTLY.version} (custom: scatter, bar), (c) Plotly, Inc., MIT licence (LICENSE next to this file). ` +
     'Built by scripts/plotly_bundle/build.mjs. */';
@@ -162,6 +163,37 @@ const replacements = {
     },
 };
 
+// ----------------------------------------------------------------------------------------------- licences
+// The npm packages with code in the bundle: from esbuild's inputs, "node_modules/<name>/" or "node_modules/@s/<name>/".
+function bundledPackages(metafile) {
+    const names = new Set();
+    for (const [file, info] of Object.entries(metafile.outputs)) {
+        for (const input of Object.keys(info.inputs)) {
+            if (info.inputs[input].bytesInOutput === 0) continue;
+            const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input.split(path.sep).join('/'));
+            if (m) names.add(m[1]);
+        }
+        void file;
+    }
+    return [...names].sort();
+}
+
+function thirdPartyLicenses(metafile) {
+    const parts = [
+        'Licences of the npm packages whose code is in plotly-scatter-bar.min.js, written by',
+        'scripts/plotly_bundle/build.mjs from esbuild\'s list of the files it bundled.',
+        '',
+    ];
+    for (const name of bundledPackages(metafile)) {
+        const dir = path.join(HERE, 'node_modules', name);
+        const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+        const file = readdirSync(dir).sort().find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+        parts.push('='.repeat(100), `${name} ${pkg.version} (${pkg.license || 'licence not named in package.json'})`, '-'.repeat(100));
+        parts.push(file && existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8').trim() : '(no licence file in the package)', '');
+    }
+    return parts.join('\n') + '\n';
+}
+
 // ------------------------------------------------------------------------------------------------- build
 const out = path.resolve(process.argv[2] || DEFAULT_OUT);
 const result = await build({
@@ -179,9 +211,11 @@ const result = await build({
     loader: { '.css': 'empty' },
     plugins: [withoutDescriptions, replacements],
     write: false,
+    metafile: true,
     logLevel: 'warning',
 });
 const bytes = result.outputFiles[0].contents;
 writeFileSync(out, bytes);
+writeFileSync(path.join(path.dirname(out), 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(result.metafile));
 const gz = gzipSync(bytes, { level: 9 }).length;
 console.log(`${path.basename(out)}: ${bytes.length} B, ${gz} B gzip -9 (${stripped} descriptions cut)`);

@@ -115,5 +115,5 @@ def test_plotly_only_on_pages_with_a_chart(site_dir, pages):
     for path in pages:
         html = (site_dir / path / "index.html").read_text(encoding="utf-8")
         has_chart = 'class="chart"' in html
-        assert ("assets/vendor/plotly/plotly-basic.min.js" in html) == has_chart, path
+        assert ("assets/vendor/plotly/plotly-scatter-bar.min.js" in html) == has_chart, path
         assert "plotly.min.js" not in html, path
