@@ -134,15 +134,14 @@
       };
     }).concat(KEEP);
   }
-  // The keep fraction: a dashed line across the plot and its label, as traces over an overlaying linear x axis
+  // The keep fraction: a dashed line across the plot with its label, as a trace over an overlaying linear x axis
   // (layout shapes and annotations would be laid out again on every full redraw; an annotation is measured).
-  const KEEP = [
-    { type: "scatter", mode: "lines", name: "Keep fraction", x: [0, 1], y: [data.keep, data.keep], xaxis: "x2",
-      hoverinfo: "skip", line: { color: "#444", width: 1, dash: "dash" } },
-    { type: "scatter", mode: "text", name: "Keep fraction label", x: [1], y: [data.keep], xaxis: "x2",
-      hoverinfo: "skip", cliponaxis: false, text: ["keep fraction 1/" + Math.round(1 / data.keep)],
-      textposition: "top left", textfont: { size: 11, color: "#444" } },
-  ];
+  const KEEP = [{
+    type: "scatter", mode: "lines+text", name: "Keep fraction", x: [0, 1], y: [data.keep, data.keep], xaxis: "x2",
+    hoverinfo: "skip", cliponaxis: false, line: { color: "#444", width: 1, dash: "dash" },
+    text: ["", "keep fraction 1/" + Math.round(1 / data.keep)], textposition: "top left",
+    textfont: { size: 11, color: "#444" },
+  }];
 
   // A new object each time: Plotly writes into the layout it is given. On a wide plot the group names are not
   // turned (tickangle 0), so that Plotly need not measure them to see whether they overlap.
