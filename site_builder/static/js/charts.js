@@ -25,8 +25,8 @@
 //   a category axis too, e.g. [-0.5, n - 0.5]). Then Plotly draws the traces alone (Plotly.animate with no
 //   transition and no redraw), and, if a range or title moved, Plotly.relayout redraws it in the same task,
 //   before the page is painted: no full replot (defaults of everything, titles, legend, margins, drag boxes).
-//   Anything else falls back to Plotly.react. An update asked for while a fast one is finishing (until
-//   Plotly.animate's plotly_transitioned, a frame later) is drawn right after it (only the latest).
+//   Anything else falls back to Plotly.react. An update asked for while a fast one is finishing (Plotly.animate
+//   settles at the next animation frame) is drawn right after it (only the latest).
 //   To stay on the fast path: compute the ranges yourself (a round number above the data; a range that moves
 //   costs one axis redraw), hide a series by emptying its values (x: [], y: [] for a line; null for a bar's
 //   segment), not with `visible`, and keep what moves out of the layout's annotations and shapes (a line is a
@@ -118,14 +118,7 @@
   Plotly.react = wrap(Plotly.react);
 
   // ---------------------------------------------------------------------------------------- the fast update
-  // Charts.update(gd, data, layout, config): Plotly.react's arguments and promise, for the updates an explorer
-  // makes on every move of a control. When only the traces' values changed since the last draw (the same layout,
-  // config, traces and trace attributes; new x/y numbers, base, customdata, hovertext or text), and every axis
-  // the traces use has a fixed range (`range` given, no autorange) and every trace is a scatter or a bar, it
-  // redraws the traces alone (Plotly.animate with no transition and no redraw: new defaults and calcdata for
-  // the traces, then the traces drawn again; no axes, titles, legend, margins or drag boxes), then emits
-  // `plotly_afterplot` on the plot as Plotly.react would, once the traces are drawn. Otherwise it is
-  // Plotly.react. Updates made while a fast one is drawing wait for it (the latest one is drawn next).
+  // Charts.update: see the header.
   const FREE = { x: 1, y: 1, base: 1, customdata: 1, hovertext: 1, text: 1 };
   const ANIMATABLE = { scatter: 1, bar: 1 };
   function numeric(a) {
@@ -195,40 +188,47 @@
       if (!was || was[0] !== now[0] || was[1] !== now[1]) { moved[k + ".range"] = now.slice(); rescale = true; }
     });
     Object.keys(key.titles).forEach(function (k) {
-      if (key.titles[k] !== s.key.titles[k]) { moved[k + ".title"] = l[k].title === undefined ? null : l[k].title; rescale = true; }
+      if (key.titles[k] !== s.key.titles[k]) {
+        moved[k + ".title"] = l[k].title === undefined ? null : l[k].title;
+        rescale = true;
+      }
     });
     s.args = [data, layout, config];
     s.key = key;
+    let drawn = false;
+    function started() {
+      el.removeListener("plotly_transitioning", started);
+      drawn = true;
+      // Plotly draws the traces synchronously right after this event (no transition): a microtask queued now
+      // runs once they are drawn, in the same task, before the page is painted. It moves the ranges and titles
+      // that moved (Plotly.relayout redraws those axes and the traces on them, then emits plotly_afterplot), or
+      // else emits plotly_afterplot.
+      queueMicrotask(function () {
+        if (rescale) Plotly.relayout(el, moved);
+        else el.emit("plotly_afterplot");
+      });
+    }
     s.busy = new Promise(function (resolve) {
-      function started() {
-        el.removeListener("plotly_transitioning", started);
-        // Plotly draws the traces synchronously right after this event (no transition): a microtask queued
-        // now runs once they are drawn, in the same task, before the page is painted. It moves the ranges
-        // that moved (Plotly.relayout redraws those axes and the traces on them, then emits
-        // plotly_afterplot), or else emits plotly_afterplot. (Plotly.animate's own end, plotly_transitioned,
-        // comes a frame later.)
-        queueMicrotask(function () {
-          if (rescale) Plotly.relayout(el, moved);
-          else el.emit("plotly_afterplot");
-        });
-      }
-      function done() {
-        el.removeListener("plotly_transitioning", started);
-        el.removeListener("plotly_transitioned", done);
-        el.removeListener("plotly_transitioninterrupted", done);
+      el.on("plotly_transitioning", started);
+      // Plotly.animate settles at the next animation frame (its frame loop then stops): a later update waits
+      // for it, so that its own frame starts at once.
+      try {
+        Plotly.animate(el, { data: d, traces: d.map(function (_, i) { return i; }), layout: {} }, NO_TRANSITION)
+          .then(resolve, resolve);
+      } catch (e) {
         resolve();
       }
-      el.on("plotly_transitioning", started);
-      el.on("plotly_transitioned", done);
-      el.on("plotly_transitioninterrupted", done);
-      Plotly.animate(el, { data: d, traces: d.map(function (_, i) { return i; }), layout: {} }, NO_TRANSITION)
-        .catch(function () {});
     }).then(function () {
+      el.removeListener("plotly_transitioning", started);
       s.busy = null;
+      if (!drawn) { // not drawn this way after all: the full path
+        s.key = null;
+        s.next = s.next || [data, layout, config];
+      }
       if (s.next) {
         const a = s.next;
         s.next = null;
-        return update(el, a[0], a[1], a[2]);
+        return s.key ? update(el, a[0], a[1], a[2]) : Plotly.react(el, a[0], a[1], a[2]);
       }
       return el;
     });

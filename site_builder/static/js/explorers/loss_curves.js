@@ -154,10 +154,10 @@
   const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, [stepsTable]);
   const plot = el("div", { className: "explorer-plot", id: id("plot") });
   const caption = el("figcaption", {
-    text: "Mean over seeds; the shaded band spans the seeds' lowest to highest loss. The dashed line is the " +
-      "chosen loss of the steps ladder (each target is a configuration's final loss) and a diamond marks " +
-      "where each configuration first reaches it, averaged over its seeds (evaluations every 200 steps). " +
-      "Show or hide configurations with the checkboxes. Source: experiment results, §2 and §4.",
+    text: "Mean over seeds; the grey band around a configuration's curve spans its seeds' lowest to highest " +
+      "loss. The dashed line is the chosen loss of the steps ladder (each target is a configuration's final " +
+      "loss) and a diamond marks where each configuration first reaches it, averaged over its seeds " +
+      "(evaluations every 200 steps). Show or hide configurations with the checkboxes. Source: experiment results, §2 and §4.",
   });
 
   holder.textContent = "";
@@ -174,21 +174,28 @@
   // every move changes values only and Charts.update redraws the traces alone, and the axes whose range or
   // title moved.
   const NONE = [];
+  const BAND = "rgba(120, 130, 140, 0.25)";
   const markColors = data.series.map(function (s) { return s.color; });
 
   function traces() {
     const out = [];
     const axis = state.axis;
     const key = axes[axis].key;
+    // The shown configurations' bands, one trace of closed outlines apart (null between them): a trace per
+    // band would cost Plotly a trace's defaults, calcdata and drawing each on every move.
+    const bx = [], by = [];
+    data.series.forEach(function (s) {
+      if (s.nseeds < 2 || !state.shown[s.id]) return;
+      if (bx.length) { bx.push(null); by.push(null); }
+      Array.prototype.push.apply(bx, s.band[axis].x);
+      Array.prototype.push.apply(by, s.band[axis].y);
+    });
+    out.push({
+      x: bx, y: by, fill: "toself", fillcolor: BAND, line: { width: 0 }, hoverinfo: "skip", type: "scatter",
+      mode: "lines", name: "seeds' range",
+    });
     data.series.forEach(function (s) {
       const on = state.shown[s.id];
-      if (s.nseeds > 1) {
-        out.push({
-          x: on ? s.band[axis].x : NONE, y: on ? s.band[axis].y : NONE,
-          fill: "toself", fillcolor: s.color + "33", line: { width: 0 }, hoverinfo: "skip",
-          legendgroup: s.id, type: "scatter", mode: "lines",
-        });
-      }
       out.push({
         x: on ? s[key] : NONE, y: on ? s.mean : NONE,
         name: s.name + (s.nseeds > 1 ? " (" + s.nseeds + " seeds)" : " (1 seed)"),
