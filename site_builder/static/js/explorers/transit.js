@@ -207,7 +207,8 @@
   // Charts.update redraws the bars alone: one bar trace per part of the step, its segments laid end to end with
   // `base` (a hidden part has no segments and the others close up); the chosen variant's bar outlined by one more
   // trace; "not reached" as a text trace. The rows are the variants by name ([budget] is in the hover and the
-  // heading); the time axis's range is a round number above the longest bar.
+  // heading); the time axis's range is a round number above the longest bar, and its title is the same in both
+  // views (a new title costs Plotly a redraw of every axis; the unit is in the heading too).
   const ROWS = VARIANTS.slice().reverse(); // A at the top
   const ROW_NAMES = ROWS.map(function (v) { return model.variants[v].name; });
 
@@ -258,7 +259,7 @@
       height: 340,
       margin: { l: 40, r: 16, t: 10, b: 50 },
       hovermode: "closest",
-      xaxis: { title: { text: state.view === "target" ? "Seconds to the target loss" : "Milliseconds per step" },
+      xaxis: { title: { text: "Seconds to the target, or ms per step" },
         range: [0, window.Charts.roundUp(top * 1.03)], fixedrange: true, tickangle: 0 },
       yaxis: { type: "category", range: [-0.5, ROWS.length - 0.5], fixedrange: true },
     };
@@ -268,7 +269,8 @@
     const o = c[state.variant];
     Object.keys(outs).forEach(function (k) { if (outs[k].textContent !== o.text[k]) outs[k].textContent = o.text[k]; });
     const t = data.targets.find(function (x) { return x.text === state.target; });
-    const title = variantName(state.variant, state.budget) + " on " + state.shape.replace("x", " DC × ") +
+    const title = (state.view === "target" ? "Seconds to the target: " : "Milliseconds per step: ") +
+      variantName(state.variant, state.budget) + " on " + state.shape.replace("x", " DC × ") +
       (state.shape[0] === "1" ? " (NDR)" : ", " + model.links[state.wan].name) + ", to a loss of " + t.text;
     if (heading.textContent !== title) heading.textContent = title;
   }
