@@ -120,8 +120,8 @@
   ]));
 
   const plot = el("div", { className: "explorer-plot", id: id("plot") });
-  // The lines and the break-even marks, each a checkbox that shows or hides it (keyboard-operable; the chart has
-  // no Plotly legend).
+  // The lines, each a checkbox that shows or hides it (keyboard-operable; the chart has no Plotly legend); the
+  // break-even marks have theirs with the settings.
   const hidden = new Set();
   const legend = window.Charts.toggles({
     id: id("show"), legend: "Lines shown", hidden: hidden,
@@ -137,6 +137,7 @@
   legend.style.padding = "0.1rem 0.4rem";
   legend.style.margin = "0 0 0.3rem";
   legend.querySelector("legend").style.float = "left";
+  legend.querySelectorAll("label").forEach(function (l, i) { l.title = variants[i].label; });
   // The break-even marks shown or not, with the settings.
   const marksBox = el("input", { type: "checkbox", id: id("marks"), name: "marks" });
   marksBox.checked = true;
