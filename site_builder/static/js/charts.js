@@ -21,10 +21,13 @@
 //   The fast path applies when, since the last draw, only the traces' values changed: the same number of
 //   traces, each a scatter or a bar, with the same attributes except new numbers in x and y (x and y holding
 //   categories must not change), base, customdata, hovertext and text; the same layout and config except the
-//   axes' ranges and titles; and every axis a trace uses has a fixed range (layout.[xy]axis.range given, no autorange;
-//   a category axis too, e.g. [-0.5, n - 0.5]). Then Plotly draws the traces alone (Plotly.animate with no
-//   transition and no redraw), and, if a range or title moved, Plotly.relayout redraws it in the same task,
-//   before the page is painted: no full replot (defaults of everything, titles, legend, margins, drag boxes).
+//   axes' ranges and titles; and every axis a trace uses has a fixed range (layout.[xy]axis.range given, no
+//   autorange; a category axis too, e.g. [-0.5, n - 0.5]). Then Plotly draws the traces alone (Plotly.animate
+//   with no transition and no redraw), and, if a range or title moved, Plotly.relayout redraws it in the same
+//   task, before the page is painted: no full replot (titles, legend, margins, drag boxes, every axis).
+//   plotly_afterplot comes after that drawing (Plotly 4.1.1 draws the traces synchronously right after its
+//   plotly_transitioning event; the amdahl and three-trainers browser tests check the drawn bars and lines
+//   against the new data when plotly_afterplot fires), so scripts/bench_explorers.py times the whole redraw.
 //   Anything else falls back to Plotly.react. An update asked for while a fast one is finishing (Plotly.animate
 //   settles at the next animation frame) is drawn right after it (only the latest).
 //   To stay on the fast path: compute the ranges yourself (a round number above the data; a range that moves
