@@ -281,6 +281,7 @@ def drawn(pg) -> dict[str, list]:
         NAME,
     )
 
+
 def settled(pg, want=None):
     """The chart as drawn once the update in flight is done (Charts.update draws the latest update last): polled
     until two reads a frame apart agree (and equal ``want`` when given)."""
@@ -292,7 +293,6 @@ def settled(pg, want=None):
             return now
         last = now
     return last
-
 
 
 def test_the_lines_and_marks_are_checkboxes_operated_from_the_keyboard(page):

@@ -268,6 +268,7 @@ def segments(pg) -> dict[str, float | None]:
         NAME,
     )
 
+
 def settled(pg, want=None):
     """The chart as drawn once the update in flight is done (Charts.update draws the latest update last): polled
     until two reads a frame apart agree (and equal ``want`` when given)."""
@@ -279,7 +280,6 @@ def settled(pg, want=None):
             return now
         last = now
     return last
-
 
 
 def test_the_parts_of_the_step_are_checkboxes_operated_from_the_keyboard(page):
