@@ -99,14 +99,16 @@ def test_loss_chart_switches_axis_and_toggles_series(browser, server):
     assert page.evaluate(title) == "Training step"
     page.click('#chart-loss_curves button[data-axis="wire"]')
     assert "wire" in page.evaluate(title)
-    visible = (
-        "() => document.querySelector('#chart-loss_curves .js-plotly-plot').data.filter(t => t.visible === true).length"
+    # a series is hidden by its checkbox beside the chart (a hidden series keeps its trace, with no points)
+    drawn = (
+        "() => document.querySelector('#chart-loss_curves .js-plotly-plot').data"
+        ".filter(t => t.visible !== false && t.y && t.y.length > 0).length"
     )
-    before = page.evaluate(visible)
-    legend = page.locator("#chart-loss_curves g.traces", has=page.locator("text.legendtext", has_text="A · AdamW"))
-    legend.locator("rect.legendtoggle").click()
-    page.wait_for_function(f"() => ({visible})() < {before}", timeout=5000)
-    assert page.evaluate(visible) < before
+    before = page.evaluate(drawn)
+    page.focus("#loss_curves-show-A")
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => ({drawn})() < {before}", timeout=5000)
+    assert page.evaluate(drawn) < before
     page.close()
 
 
