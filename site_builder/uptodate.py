@@ -8,7 +8,8 @@ every entry). A build whose inputs hash the same and whose output folder still l
 once: no module beyond the standard library is imported and nothing is written.
 
 Inputs are compared by content, not by time stamps (a checkout or a copy changes those, not the bytes);
-the output by listing, so a page edited, added or removed by hand is rebuilt. ``--no-cache`` never takes
+the output by listing, so a page edited, added or removed by hand is rebuilt (the decks' PDFs, which
+``make pdf`` adds to a built site, are not counted: ``make site`` after ``make pdf`` keeps them). ``--no-cache`` never takes
 this path. The check is a few milliseconds of hashing (about 10 MB of inputs).
 """
 
@@ -96,7 +97,8 @@ def inputs_digest(opts: Options, paths: Paths, files: dict[str, str]) -> str:
 
 
 def tree_digest(out: Path) -> str | None:
-    """SHA-256 over the output folder's listing (path, kind, size, mtime of every entry); None if it is not a folder."""
+    """SHA-256 over the output folder's listing (path and kind of every entry, size and mtime of every file); None if
+    it is not a folder."""
     if not out.is_dir() or out.is_symlink():
         return None
     h = hashlib.sha256()
@@ -104,10 +106,14 @@ def tree_digest(out: Path) -> str | None:
     while stack:
         folder, prefix = stack.pop()
         for e in sorted(os.scandir(folder), key=lambda e: e.name):
+            if e.name.endswith(".pdf") and e.is_file(follow_symlinks=False):
+                continue  # the decks' PDFs, which `make pdf` adds after the build: not a change to the site
             st = e.stat(follow_symlinks=False)
-            h.update(f"{prefix}{e.name}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-            if e.is_dir(follow_symlinks=False):
+            if e.is_dir(follow_symlinks=False):  # a folder by name: what it holds is listed in turn
+                h.update(f"{prefix}{e.name}/\0{st.st_mode}\n".encode())
                 stack.append((e.path, f"{prefix}{e.name}/"))
+            else:
+                h.update(f"{prefix}{e.name}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
 
 

@@ -83,3 +83,14 @@ def test_the_inputs_cover_the_code_the_templates_and_the_vendored_data(box: Sand
     assert any(k.startswith("content/cit/") for k in labels)
     assert any(k.startswith("vendor/") for k in labels) and any(k.startswith("reference/") for k in labels)
     assert not any("__pycache__" in k for k in labels)
+
+
+def test_the_decks_pdfs_added_by_make_pdf_keep_the_site_up_to_date(
+    box: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build(box, capsys)
+    deck = next((box.out / "cit" / "decks").iterdir())
+    pdf = deck.with_name(deck.name + ".pdf")
+    pdf.write_bytes(b"%PDF-1.7\n")  # what `make pdf` writes beside each deck's folder
+    assert build(box, capsys).startswith(SKIPPED)
+    assert pdf.is_file()
