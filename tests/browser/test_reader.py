@@ -385,3 +385,33 @@ def test_print_drops_the_chrome_and_keeps_every_number(browser, server, every_pa
             assert last, f"{path}: the last printed page is blank"
         page.emulate_media(media="screen")
     context.close()
+
+
+def test_a_charts_series_checkboxes_print_as_its_colour_key(browser, server, every_page):
+    """On paper there is nothing to tick: each chart's series checkboxes print as a key of the series drawn."""
+    page = browser.new_page()
+    checked = 0
+    for path in every_page:
+        page.goto(server + path, wait_until="networkidle")
+        settle(page)
+        sets = page.locator("figure.chart .explorer-toggles")
+        if not sets.count():
+            continue
+        series = sets.first.locator("input[type=checkbox][data-series]")
+        box = (series if series.count() else sets.first.locator("input[type=checkbox]")).first
+        label = sets.first.locator(f"label[for='{box.get_attribute('id')}']")
+        if box.is_checked():
+            box.focus()
+            page.keyboard.press("Space")  # one series off: it is not drawn, so it has no entry in the key
+        page.emulate_media(media="print")
+        assert sets.first.is_visible(), f"{path}: the chart's key does not print"
+        assert not box.is_visible(), f"{path}: a checkbox prints"
+        assert not label.is_visible(), f"{path}: a series switched off is in the printed key"
+        shown = sets.first.locator("input[type=checkbox]:checked")
+        if shown.count():
+            first = sets.first.locator(f"label[for='{shown.first.get_attribute('id')}']")
+            assert first.is_visible(), f"{path}: a series drawn is missing from the printed key"
+        page.emulate_media(media="screen")
+        checked += 1
+    page.close()
+    assert checked >= 6  # the explorers with series checkboxes
