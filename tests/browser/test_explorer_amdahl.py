@@ -2,28 +2,22 @@
 control (driven from the keyboard) changes the chart and the printed values, it sizes itself when shown,
 and it runs under a strict Content-Security-Policy with no console error and no request off the server.
 
-The page is built in a sandbox project (a copy of content/, templates/ and data/ plus one page holding
-``::chart[amdahl]``). The expected texts are read from data/analysis/results.md with the tests' own
+The page is the explorer sandbox's (tests/browser/explorer_sandbox.py: a copy of content/, templates/ and
+data/ plus one page holding ``::chart[amdahl]``). The expected texts are read from data/analysis/results.md with the tests' own
 table reader, not the builder's formatter.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import itertools
 import re
-import shutil
-import threading
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from site_builder.build import Options, build
+from tests.browser import explorer_sandbox as sandbox
 from tests.browser.cells import cells
-from tests.conftest import PROJECT, REFERENCE, VENDOR
+from tests.conftest import PROJECT
+from tests.explorer_rows import one
 
 pytestmark = pytest.mark.browser
 
@@ -48,75 +42,11 @@ MASK_COLUMNS = {
     "Digital step": "digital_seconds",
     "Masks / step": "mask_over_step",
 }
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
-)
-
-OUTPUTS_JS = """() => Object.fromEntries(
-  [...document.querySelectorAll('#chart-amdahl [data-out]')].map((e) => [e.dataset.out, e.textContent]))"""
 PLOT_JS = """() => { const gd = document.querySelector('#chart-amdahl .js-plotly-plot');
   return JSON.stringify(gd.data.map((t) => [t.name, t.x, t.y, t.customdata])); }"""
 
 
-class CspHandler(http.server.SimpleHTTPRequestHandler):
-    def end_headers(self) -> None:
-        self.send_header("Content-Security-Policy", CSP)
-        super().end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("amdahl")
-    project = tmp / "project"
-    for name in ("content", "templates", "data"):
-        shutil.copytree(PROJECT / name, project / name)
-    page = project / "content" / "x" / "index.md"
-    page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text("---\ntitle: X\n---\n\n::chart[amdahl]\n", encoding="utf-8")
-    out = tmp / "site"
-    opts = Options(project=project, out=out, vendor=VENDOR, reference=REFERENCE, cache=tmp / "cache")
-    build(opts, log=lambda _: None)
-    return out
-
-
-@pytest.fixture(scope="module")
-def url(site: Path) -> Iterator[str]:
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CspHandler, directory=str(site)))
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/x/"
-    srv.shutdown()
-    srv.server_close()
-
-
-@pytest.fixture
-def page(browser, url: str) -> Iterator[Any]:
-    origin = url.removesuffix("x/")
-    p = browser.new_page(viewport={"width": 1100, "height": 900})
-    problems: list[str] = []
-    p.on(
-        "console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
-    )
-    p.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    p.route(
-        "**/*",
-        lambda route: route.continue_() if route.request.url.startswith(origin) else route.abort(),
-    )
-    p.on("request", lambda r: None if r.url.startswith(origin) else problems.append(f"request off the server: {r.url}"))
-    p.add_init_script(
-        "window.__csp = []; document.addEventListener('securitypolicyviolation',"
-        " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
-    )
-    p.goto(url)
-    p.wait_for_selector("#chart-amdahl[data-ready='true']", timeout=30_000)
-    yield p
-    violations = p.evaluate("window.__csp")
-    p.close()
-    assert violations == [], f"CSP violations: {violations}"
-    assert problems == [], problems
+page = sandbox.page_fixture("amdahl")
 
 
 def _results_row() -> dict[str, str]:
@@ -128,9 +58,7 @@ def _results_row() -> dict[str, str]:
         ("4. Holding the masks", MASK_COLUMNS),
     ):
         for col, key in columns.items():
-            texts = t[(section, (ROW,), col)]
-            assert len(texts) == 1, (section, col, texts)
-            want[key] = texts[0]
+            want[key] = one(t[(section, (ROW,), col)], section, col)
     m = re.search(r"at ([\d,]+) tokens per optimizer step", RESULTS_MD.read_text(encoding="utf-8"))
     assert m, "results §2 names its step"
     want["step_tokens"] = m.group(1)
@@ -139,7 +67,7 @@ def _results_row() -> dict[str, str]:
 
 def test_default_state_prints_the_results_row(page):
     want = _results_row()
-    got = page.evaluate(OUTPUTS_JS)
+    got = sandbox.outputs(page, "amdahl")
     assert {k: got.get(k) for k in want} == want
     # The issue's figures, as the reader sees them on the page.
     shown = [got[k] for k in ("forward", "backward", "step", "static", "data_part", "bound_optical", "bound_static")]
@@ -185,10 +113,10 @@ def _move(page, control: str) -> None:
 
 @pytest.mark.parametrize("control", ["variant", "length", "tokens"])
 def test_every_control_changes_the_chart_and_the_values(page, control):
-    before_plot, before = page.evaluate(PLOT_JS), page.evaluate(OUTPUTS_JS)
+    before_plot, before = page.evaluate(PLOT_JS), sandbox.outputs(page, "amdahl")
     _move(page, control)
     page.wait_for_function(f"(b) => ({PLOT_JS})() !== b", arg=before_plot, timeout=5_000)
-    after = page.evaluate(OUTPUTS_JS)
+    after = sandbox.outputs(page, "amdahl")
     changed = sorted(k for k in before if before[k] != after[k])
     assert changed, f"moving {control} changed no printed value"
     if control == "tokens":
@@ -225,22 +153,12 @@ def test_every_control_position_draws(page):
         }"""
     )
     assert n == 4 * 4 * 10
-    out = page.evaluate(OUTPUTS_JS)
+    out = sandbox.outputs(page, "amdahl")
     assert all(v and "NaN" not in v and "Infinity" not in v for v in out.values()), out
 
 
 def test_sizes_itself_when_shown(page):
-    page.evaluate("() => { document.getElementById('chart-amdahl').style.display = 'none'; }")
-    page.set_viewport_size({"width": 700, "height": 900})
-    page.evaluate(
-        "() => { document.getElementById('chart-amdahl').style.display = '';"
-        " window.dispatchEvent(new Event('resize')); }"
-    )
-    page.wait_for_function(
-        """() => { const gd = document.querySelector('#chart-amdahl .js-plotly-plot');
-                   return Math.abs(gd._fullLayout.width - gd.getBoundingClientRect().width) < 2; }""",
-        timeout=5_000,
-    )
+    sandbox.show_at_width(page, "amdahl", 700)
 
 
 def test_op_classes_are_keyboard_toggles(page):

@@ -3,29 +3,23 @@ rows of §7a; every recorded point and budget prints every 2 DC × 4 cell of §2
 mean print every row of §7a; the log slider runs from 0.1 to 1,000 GB/s; every control moves the chart and the
 printed values, and nothing logs an error, under a Content-Security-Policy without inline scripts.
 
-The page is built in a sandbox project (this project's content, templates and data, plus one page holding only
-the chart). The expected texts come from results.md through this file's own table reader, not from the builder.
+The page is the explorer sandbox's (tests/browser/explorer_sandbox.py: this project's content, templates and data,
+plus one page holding only the chart). The expected texts come from results.md through the tests' own table reader
+(tests/explorer_rows.py), not from the builder.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import shutil
-import threading
-from collections.abc import Iterator
 
 import pytest
 
-from site_builder.build import Options, build
-from tests.browser.conftest import QuietHandler
-from tests.conftest import PROJECT, REFERENCE, VENDOR
+from tests.browser import explorer_sandbox as sandbox
+from tests.explorer_rows import results_md, section_tables
 
 pytestmark = pytest.mark.browser
 
 NAME = "breakeven"
-CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"
 # results.md §2 column -> the recorded point's key in the explorer
 POINTS = {
     "2 DC × 4, 8 Gb/s WAN (illustrative)": "2dc4.8gbps",
@@ -37,26 +31,6 @@ POINTS = {
 NAMES = {"A": "A", "B": "B", "C": "C", "C′": "Cp", "E": "E", "E′": "Ep"}
 
 
-def tables(md: str, number: str) -> list[list[dict[str, str]]]:
-    """The tables of section ``number`` of a results.md, each a list of {column: cell text} rows."""
-    out: list[list[dict[str, str]]] = []
-    inside, header = False, None
-    for line in md.splitlines():
-        if line.startswith("## "):
-            inside, header = line.startswith(f"## {number}. "), None
-            continue
-        if not inside or not line.startswith("|"):
-            header = None
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if header is None:
-            header = cells
-            out.append([])
-        elif not all(re.fullmatch(r":?-+:?", c) for c in cells):
-            out[-1].append(dict(zip(header, cells, strict=True)))
-    return out
-
-
 def row_id(label: str) -> tuple[str, str]:
     """'E′ band computed … [low] (hypothetical)' -> ('Ep', 'low'); 'A AdamW, …' -> ('A', 'free')."""
     budget = re.search(r"\[(free|low|high)\]", label)
@@ -65,69 +39,28 @@ def row_id(label: str) -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def expected() -> dict:
-    md = (PROJECT / "data" / "simulation" / "results.md").read_text(encoding="utf-8")
-    s2 = tables(md, "2")
+    md = results_md("simulation")
+    s2 = section_tables(md, "2")
     times: dict[tuple[str, str], dict[str, str]] = {}
     for r in s2[0]:
         times[row_id(r["Variant"])] = {POINTS[c]: r[c] for c in POINTS}
     steps: dict[tuple[str, str], dict[str, str]] = {}
     for r in s2[1]:
         steps[row_id(r["Variant"].removesuffix(", step"))] = {POINTS[c]: r[c] for c in POINTS}
-    rows_7a = tables(md, "7")[0]
+    rows_7a = section_tables(md, "7")[0]
     assert len(times) == len(steps) == 10 and len(rows_7a) == 23
     return {"times": times, "steps": steps, "7a": rows_7a}
 
 
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp(NAME)
-    project = root / "project"
-    for part in ("content", "templates", "data"):
-        shutil.copytree(PROJECT / part, project / part)
-    page = project / "content" / "x" / "index.md"
-    page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(f"---\ntitle: X\n---\n\n::chart[{NAME}]\n", encoding="utf-8")
-    out = root / "site"
-    build(
-        Options(project=project, out=out, vendor=VENDOR, reference=REFERENCE, cache=root / "cache"),
-        log=lambda _: None,
-    )
-    handler = functools.partial(QuietHandler, directory=str(out))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/x/"
-    srv.shutdown()
-    srv.server_close()
-
-
-@pytest.fixture()
-def page(browser, sandbox):
-    """The chart page under a CSP without inline scripts; console errors and page errors collected."""
-    pg = browser.new_page(viewport={"width": 1280, "height": 900})
-    pg.errors = []  # type: ignore[attr-defined]
-    pg.on("console", lambda m: pg.errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    pg.on("pageerror", lambda e: pg.errors.append(f"pageerror: {e}"))
-
-    def with_csp(route):
-        resp = route.fetch()
-        headers = dict(resp.headers)
-        if "text/html" in headers.get("content-type", ""):
-            headers["content-security-policy"] = CSP
-        route.fulfill(response=resp, headers=headers)
-
-    pg.route(re.compile(r"^http://127\.0\.0\.1:\d+/(.*/)?(index\.html)?$"), with_csp)  # the pages only
-    pg.goto(sandbox)
-    pg.wait_for_selector(f"#chart-{NAME}[data-ready='true']", timeout=15000)
-    yield pg
-    pg.close()
+page = sandbox.page_fixture(NAME, sandbox.WIDE)
 
 
 def printed(pg) -> dict[str, str]:
-    return pg.evaluate(
-        """name => Object.fromEntries(Array.from(document.querySelectorAll('#chart-' + name + ' [data-out]'))
-            .map(e => [e.dataset.out, e.textContent]))""",
-        NAME,
-    )
+    return sandbox.outputs(pg, NAME)
+
+
+def chart(pg) -> str:
+    return sandbox.plot_json(pg, NAME, "data", "layout.shapes", "layout.annotations")
 
 
 def crossing_rows(pg) -> dict[str, tuple[str, str, str]]:
@@ -136,14 +69,6 @@ def crossing_rows(pg) -> dict[str, tuple[str, str, str]]:
         """name => Object.fromEntries(Array.from(document.querySelectorAll('#chart-' + name + ' tr[data-pair]'))
             .map(r => [r.querySelector('th').textContent,
                        Array.from(r.querySelectorAll('td')).map(td => td.textContent)]))""",
-        NAME,
-    )
-
-
-def chart(pg) -> str:
-    return pg.evaluate(
-        """name => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
-            return JSON.stringify([gd.data, gd.layout.shapes, gd.layout.annotations]); }""",
         NAME,
     )
 
@@ -174,7 +99,7 @@ def test_defaults_print_the_100gbe_column_and_the_e_rows(page, expected):
     assert got["bandwidth"] == "12.50 GB/s"
     assert crossing_rows(page) == rows_7a(expected, "e")
     assert page.input_value(f"#{NAME}-point") == "p:2dc4.100gbe"
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_every_recorded_point_and_budget_prints_every_2dc4_cell(page, expected):
@@ -188,7 +113,7 @@ def test_every_recorded_point_and_budget_prints_every_2dc4_cell(page, expected):
             assert {k: got[k] for k in want} == want, (point, budget)
             checked += len(want)
     assert checked == 3 * 5 * 12
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_both_bases_and_the_unrounded_mean_print_every_row_of_7a(page, expected):
@@ -202,7 +127,7 @@ def test_both_bases_and_the_unrounded_mean_print_every_row_of_7a(page, expected)
     got = crossing_rows(page)["C′ vs A (m, unrounded mean steps)"]
     assert got == [mean_row["Crossing"], mean_row["Gb/s"], mean_row["Challenger wins"]]
     assert shown - 6 + 1 == len(expected["7a"])  # the measured rows are shown with both bases
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_a_crossing_is_a_recorded_point(page, expected):
@@ -210,7 +135,7 @@ def test_a_crossing_is_a_recorded_point(page, expected):
     got = printed(page)
     assert got["bandwidth"] == "1.57 GB/s"
     assert got["cross-Ep_vs_A"] == "1.57 GB/s"
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_the_log_slider_runs_from_0_1_to_1000_gb_s(page):
@@ -228,49 +153,26 @@ def test_the_log_slider_runs_from_0_1_to_1000_gb_s(page):
         "s => { const e = document.querySelector(s); e.value = '1'; e.dispatchEvent(new Event('input')); }", slider
     )
     assert printed(page)["bandwidth"] == "10.00 GB/s"
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_every_control_moves_the_chart_and_the_outputs(page):
     sel = f"#{NAME}-"
-
-    def key(selector: str, k: str):
-        return lambda: (page.focus(selector), page.keyboard.press(k))
-
     moves = [
-        ("bandwidth", key(sel + "bandwidth", "ArrowLeft")),
+        ("bandwidth", sandbox.press(page, sel + "bandwidth", "ArrowLeft")),
         ("recorded point", lambda: page.select_option(sel + "point", "p:2dc4.8gbps")),
-        ("steps", key(f"#chart-{NAME} input[name='{NAME}-basis']:checked", "ArrowRight")),
-        ("budget", key(f"#chart-{NAME} input[name='{NAME}-budget']:checked", "ArrowRight")),
-        ("unrounded mean", key(sel + "mean", "Space")),
+        ("steps", sandbox.press(page, f"#chart-{NAME} input[name='{NAME}-basis']:checked", "ArrowRight")),
+        ("budget", sandbox.press(page, f"#chart-{NAME} input[name='{NAME}-budget']:checked", "ArrowRight")),
+        ("unrounded mean", sandbox.press(page, sel + "mean", "Space")),
     ]
-    for name, move in moves:
-        before_chart, before_out = chart(page), printed(page)
-        move()
-        after_chart, after_out = chart(page), printed(page)
-        assert after_chart != before_chart, f"{name}: the chart did not change"
-        assert after_out != before_out, f"{name}: no printed value changed"
-    page.evaluate("window.dispatchEvent(new Event('resize'))")
-    page.wait_for_timeout(100)
-    assert page.errors == []
+    sandbox.assert_every_move_changes(page, NAME, moves, chart)
+    sandbox.resize(page)
+    assert page.problems == []
 
 
 def test_controls_are_labelled_and_the_chart_is_configured(page):
-    unlabelled = page.evaluate(
-        """name => Array.from(document.querySelectorAll('#chart-' + name + ' input, #chart-' + name + ' select'))
-            .filter(e => !(e.labels && e.labels.length)).map(e => e.id || e.name)""",
-        NAME,
-    )
-    assert unlabelled == []
-    ctx = page.evaluate(
-        """name => { const c = document.querySelector('#chart-' + name + ' .js-plotly-plot')._context;
-            return [c.displaylogo, c.responsive, c.displayModeBar]; }""",
-        NAME,
-    )
-    assert ctx == [False, True, False]
-    assert page.locator(f"#chart-{NAME} figcaption").count() == 1
-    height = page.evaluate("name => document.getElementById('chart-' + name).getBoundingClientRect().height", NAME)
-    assert height < 700
+    sandbox.assert_labelled_and_configured(page, NAME)
+    assert sandbox.holder_height(page, NAME) < 700
 
 
 def drawn(pg) -> dict[str, list]:
@@ -282,27 +184,8 @@ def drawn(pg) -> dict[str, list]:
     )
 
 
-def settled(pg, want=None):
-    """The chart as drawn once the update in flight is done (Charts.update draws the latest update last): polled
-    until two reads a frame apart agree (and equal ``want`` when given)."""
-    last = None
-    for _ in range(100):
-        pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")
-        now = drawn(pg)
-        if now == last and (want is None or now == want):
-            return now
-        last = now
-    return last
-
-
 def test_the_lines_and_marks_are_checkboxes_operated_from_the_keyboard(page):
-    boxes = page.evaluate(
-        """name => Array.from(document.querySelectorAll('#chart-' + name + ' .explorer-toggles input'))
-            .map((b) => [b.id, b.type, b.labels[0].textContent.trim(), b.checked, b.tabIndex])""",
-        NAME,
-    )
-    assert [b[2] for b in boxes] == list(NAMES)
-    assert all(b[1] == "checkbox" and b[3] and b[4] == 0 for b in boxes)
+    boxes = sandbox.toggles(page, NAME, list(NAMES))
     # The next stops of the Tab key after the unrounded mean: the break-even marks, then the first line.
     page.focus(f"#{NAME}-mean")
     page.keyboard.press("Tab")
@@ -310,14 +193,14 @@ def test_the_lines_and_marks_are_checkboxes_operated_from_the_keyboard(page):
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.id") == boxes[0][0]
 
-    full, values = settled(page), printed(page)
+    full, values = sandbox.settled(page, drawn), printed(page)
     dots = "At this bandwidth"
     assert all(v is not None for v in full[dots]) and len(full[dots]) == 6
     for i, (box_id, name) in enumerate((b[0], b[2]) for b in boxes):
         page.focus(f"#{box_id}")
         page.keyboard.press("Space")
         assert not page.is_checked(f"#{box_id}")
-        got = settled(page)
+        got = sandbox.settled(page, drawn)
         assert all(v is None for v in got[name]), name  # the line
         assert got[dots][i] is None and [v for j, v in enumerate(got[dots]) if j != i] == [
             v for j, v in enumerate(full[dots]) if j != i
@@ -326,10 +209,10 @@ def test_the_lines_and_marks_are_checkboxes_operated_from_the_keyboard(page):
             k: v for k, v in full.items() if k not in (name, dots)
         }
         page.keyboard.press("Space")
-        assert page.is_checked(f"#{box_id}") and settled(page, full) == full
+        assert page.is_checked(f"#{box_id}") and sandbox.settled(page, drawn, full) == full
     page.focus(f"#{NAME}-marks")
     page.keyboard.press("Space")
-    got = settled(page)
+    got = sandbox.settled(page, drawn)
     assert full["Break-even"] and all(v is None for v in got["Break-even"])
     # Hidden series stay hidden when a setting moves; the printed values do not depend on them.
     page.focus(f"#{NAME}-show-4")
@@ -337,7 +220,7 @@ def test_the_lines_and_marks_are_checkboxes_operated_from_the_keyboard(page):
     assert printed(page) == values
     page.focus(f"#{NAME}-bandwidth")
     page.keyboard.press("ArrowLeft")
-    got = settled(page)
+    got = sandbox.settled(page, drawn)
     assert all(v is None for v in got["E"]) and got[dots][4] is None and got[dots][0] is not None
     assert all(v is None for v in got["Break-even"]) and got[dots] != full[dots]
-    assert page.errors == []
+    assert page.problems == []

@@ -8,14 +8,12 @@ The expected texts are read from the vendored results.md with the tests' own tab
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
+from tests.browser import explorer_sandbox as sandbox
 from tests.browser.cells import cells
-from tests.browser.cit_sandbox import chart, open_chart, outputs, plot_config, plot_height, unlabelled
 from tests.conftest import VENDOR
+from tests.explorer_rows import one
 
 pytestmark = pytest.mark.browser
 
@@ -61,9 +59,7 @@ def _want(table: dict, run: str, tensor: str) -> dict[str, str]:
     out = {}
     for g in GROUPS:
         for sel, col in COLUMNS.items():
-            texts = table[(SECTION, (RUNS[run], tensor, g), col)]
-            assert len(texts) == 1, (run, tensor, g, col)
-            out[f"{g}.{sel}"] = texts[0]
+            out[f"{g}.{sel}"] = one(table[(SECTION, (RUNS[run], tensor, g), col)], run, tensor, g, col)
     return out
 
 
@@ -72,13 +68,11 @@ def table() -> dict[tuple[str, tuple[str, ...], str], list[str]]:
     return cells(RESULTS_MD)
 
 
-@pytest.fixture
-def page(browser) -> Iterator[Any]:
-    yield from open_chart(browser, NAME)
+page = sandbox.page_fixture(NAME)
 
 
 def test_defaults_print_the_results_row(page, table) -> None:
-    got = outputs(page, NAME)
+    got = sandbox.outputs(page, NAME)
     assert got == _want(table, "band/2d/64", "momentum")
     assert (got["all.topk"], got["all.low"]) == ("0.643", "0.013")
 
@@ -94,30 +88,22 @@ def test_every_control_changes_the_chart(page) -> None:
     checked = f"#chart-{NAME} input[name='{NAME}-tensor']:checked"
     moves = [
         ("run", lambda: page.select_option(f"#{NAME}-run", "band/1d/256"), True),
-        ("tensor", lambda: (page.focus(checked), page.keyboard.press("ArrowRight")), True),
-        ("log scale", lambda: (page.focus(f"#{NAME}-log"), page.keyboard.press("Space")), False),
+        ("tensor", sandbox.press(page, checked, "ArrowRight"), True),
+        ("log scale", sandbox.press(page, f"#{NAME}-log", "Space"), False),
     ]
     for sel in ("topk", "low", "zigzag", "high", "random"):
-        moves.append(
-            (f"show {sel}", lambda s=sel: (page.focus(f"#{NAME}-show-{s}"), page.keyboard.press("Space")), False)
-        )
-    for name, move, prints in moves:
-        before_chart, before = chart(page, NAME), outputs(page, NAME)
-        move()
-        assert chart(page, NAME) != before_chart, f"{name}: the chart did not change"
-        if prints:
-            assert outputs(page, NAME) != before, f"{name}: no printed value changed"
-    page.evaluate("window.dispatchEvent(new Event('resize'))")
-    page.wait_for_timeout(100)
+        moves.append((f"show {sel}", sandbox.press(page, f"#{NAME}-show-{sel}", "Space"), False))
+    sandbox.assert_every_move_changes(page, NAME, moves)
+    sandbox.resize(page)
 
 
 def test_the_calibrated_selector_only_where_the_run_has_it(page) -> None:
     assert page.is_disabled(f"#{NAME}-show-calib")
-    before = chart(page, NAME)
+    before = sandbox.chart(page, NAME)
     page.select_option(f"#{NAME}-run", "calib/2d/64")
     assert not page.is_disabled(f"#{NAME}-show-calib")
     names = page.evaluate(f"() => document.querySelector('#chart-{NAME} .js-plotly-plot').data.map((t) => t.name)")
-    assert "Calibrated" in names and chart(page, NAME) != before
+    assert "Calibrated" in names and sandbox.chart(page, NAME) != before
     page.focus(f"#{NAME}-show-calib")
     page.keyboard.press("Space")
     # A hidden selector keeps its trace (its place in each group stays empty) but has no bars.
@@ -133,7 +119,5 @@ def test_the_calibrated_selector_only_where_the_run_has_it(page) -> None:
 
 
 def test_controls_are_labelled_and_the_chart_is_configured(page) -> None:
-    assert unlabelled(page, NAME) == []
-    assert plot_config(page, NAME) == [False, True, False]
-    assert page.locator(f"#chart-{NAME} figcaption").count() == 1
-    assert plot_height(page, NAME) < 600
+    sandbox.assert_labelled_and_configured(page, NAME)
+    assert sandbox.plot_height(page, NAME) < 600

@@ -3,29 +3,21 @@
 count its row of §8, every control moves the chart and the printed values, and nothing logs an error, under a
 Content-Security-Policy without inline scripts.
 
-The page is built in a sandbox project (this project's content, templates and data, plus one page holding only
-the chart). The expected texts come from results.md through this file's own table reader, not from the builder.
+The page is the explorer sandbox's (tests/browser/explorer_sandbox.py: this project's content, templates and data,
+plus one page holding only the chart). The expected texts come from results.md through the tests' own table reader
+(tests/explorer_rows.py), not from the builder.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
-import re
-import shutil
-import threading
-from collections.abc import Iterator
-
 import pytest
 
-from site_builder.build import Options, build
-from tests.browser.conftest import QuietHandler
-from tests.conftest import PROJECT, REFERENCE, VENDOR
+from tests.browser import explorer_sandbox as sandbox
+from tests.explorer_rows import results_md, section_tables
 
 pytestmark = pytest.mark.browser
 
 NAME = "link_kernel"
-CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"
 HOME = "2 DC × 4, 100 GbE"
 BUDGET_ROWS = {
     "low": "[low] 10 GFLOP/s charged",
@@ -48,38 +40,18 @@ def slug(resource: str) -> str:
     return "hot_" + resource.replace(" ", "_").replace("-", "_").lower()
 
 
-def tables(md: str, number: str) -> list[list[dict[str, str]]]:
-    """The tables of section ``number`` of a results.md, each a list of {column: cell text} rows."""
-    out: list[list[dict[str, str]]] = []
-    inside, header = False, None
-    for line in md.splitlines():
-        if line.startswith("## "):
-            inside, header = line.startswith(f"## {number}. "), None
-            continue
-        if not inside or not line.startswith("|"):
-            header = None
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if header is None:
-            header = cells
-            out.append([])
-        elif not all(re.fullmatch(r":?-+:?", c) for c in cells):
-            out[-1].append(dict(zip(header, cells, strict=True)))
-    return out
-
-
 @pytest.fixture(scope="module")
 def expected() -> dict:
-    md = (PROJECT / "data" / "simulation" / "results.md").read_text(encoding="utf-8")
-    s2 = tables(md, "2")
-    s3 = tables(md, "3")
+    md = results_md("simulation")
+    s2 = section_tables(md, "2")
+    s3 = section_tables(md, "3")
     return {
         "times": {r["Variant"]: r[HOME] for r in s2[0]},
         "steps": {r["Variant"].removesuffix(", step"): r[HOME] for r in s2[1]},
         "stages": {r["Budget"]: r for r in s3[0]},
         "stops": next(r["Value"] for r in s3[1] if r["Quantity"].startswith("Budget above which")),
-        "hot": {r["Variant"]: r for r in tables(md, "6")[0]},
-        "planes": {int(r["Planes"].split()[0]): r for r in tables(md, "8")[0]},
+        "hot": {r["Variant"]: r for r in section_tables(md, "6")[0]},
+        "planes": {int(r["Planes"].split()[0]): r for r in section_tables(md, "8")[0]},
     }
 
 
@@ -89,64 +61,15 @@ def row_label(rows: dict, variant: str, budget: str) -> str:
     return next(k for k in rows if k.startswith(name + " ") and f"[{budget}]" in k)
 
 
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp(NAME)
-    project = root / "project"
-    for part in ("content", "templates", "data"):
-        shutil.copytree(PROJECT / part, project / part)
-    page = project / "content" / "x" / "index.md"
-    page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(f"---\ntitle: X\n---\n\n::chart[{NAME}]\n", encoding="utf-8")
-    out = root / "site"
-    build(
-        Options(project=project, out=out, vendor=VENDOR, reference=REFERENCE, cache=root / "cache"),
-        log=lambda _: None,
-    )
-    handler = functools.partial(QuietHandler, directory=str(out))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/x/"
-    srv.shutdown()
-    srv.server_close()
-
-
-@pytest.fixture()
-def page(browser, sandbox):
-    """The chart page under a CSP without inline scripts; console errors and page errors collected."""
-    pg = browser.new_page(viewport={"width": 1280, "height": 900})
-    pg.errors = []  # type: ignore[attr-defined]
-    pg.on("console", lambda m: pg.errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    pg.on("pageerror", lambda e: pg.errors.append(f"pageerror: {e}"))
-
-    def with_csp(route):
-        resp = route.fetch()
-        headers = dict(resp.headers)
-        if "text/html" in headers.get("content-type", ""):
-            headers["content-security-policy"] = CSP
-        route.fulfill(response=resp, headers=headers)
-
-    pg.route(re.compile(r"^http://127\.0\.0\.1:\d+/(.*/)?(index\.html)?$"), with_csp)  # the pages only
-    pg.goto(sandbox)
-    pg.wait_for_selector(f"#chart-{NAME}[data-ready='true']", timeout=15000)
-    yield pg
-    pg.close()
+page = sandbox.page_fixture(NAME, sandbox.WIDE)
 
 
 def printed(pg) -> dict[str, str]:
-    return pg.evaluate(
-        """name => Object.fromEntries(Array.from(document.querySelectorAll('#chart-' + name + ' [data-out]'))
-            .map(e => [e.dataset.out, e.textContent]))""",
-        NAME,
-    )
+    return sandbox.outputs(pg, NAME)
 
 
 def chart(pg) -> str:
-    return pg.evaluate(
-        """name => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
-            return JSON.stringify([gd.data, gd.layout.xaxis.range]); }""",
-        NAME,
-    )
+    return sandbox.plot_json(pg, NAME, "data", "layout.xaxis.range")
 
 
 def choose(pg, variant: str, budget: str) -> None:
@@ -183,7 +106,7 @@ def test_defaults_print_the_link_kernel_rows(page, expected):
         "140.0 GFLOP/s",
     )
     assert page.input_value(f"#{NAME}-planes") == "8" and page.input_value(f"#{NAME}-fpga") == "20"
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_every_budget_and_placement_prints_its_rows(page, expected):
@@ -193,7 +116,7 @@ def test_every_budget_and_placement_prints_its_rows(page, expected):
             got = printed(page)
             want = rows_of(expected, variant, budget)
             assert {k: got[k] for k in want} == want, (variant, budget)
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_every_plane_count_prints_its_row_of_section_8(page, expected):
@@ -212,51 +135,28 @@ def test_every_plane_count_prints_its_row_of_section_8(page, expected):
         page.select_option(f"#{NAME}-variant", "E")
     set_planes(page, 5)
     assert printed(page)["time"] == "no run"
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_every_control_moves_the_chart_and_the_outputs(page):
     sel = f"#{NAME}-"
-
-    def key(selector: str, k: str):
-        return lambda: (page.focus(selector), page.keyboard.press(k))
-
     moves = [
         ("where the module sits", lambda: page.select_option(sel + "variant", "Ep")),
-        ("budget", key(f"#chart-{NAME} input[name='{NAME}-budget']:checked", "ArrowRight")),
-        ("bit planes", key(sel + "planes", "ArrowLeft")),
-        ("FPGA rate", key(sel + "fpga", "Home")),
+        ("budget", sandbox.press(page, f"#chart-{NAME} input[name='{NAME}-budget']:checked", "ArrowRight")),
+        ("bit planes", sandbox.press(page, sel + "planes", "ArrowLeft")),
+        ("FPGA rate", sandbox.press(page, sel + "fpga", "Home")),
     ]
-    for name, move in moves:
-        before_chart, before_out = chart(page), printed(page)
-        move()
-        after_chart, after_out = chart(page), printed(page)
-        assert after_chart != before_chart, f"{name}: the chart did not change"
-        assert after_out != before_out, f"{name}: no printed value changed"
+    sandbox.assert_every_move_changes(page, NAME, moves, chart)
     assert printed(page)["binding"] == "fpga" and printed(page)["hot_module_fpga"] != "·"
-    page.evaluate("window.dispatchEvent(new Event('resize'))")
-    page.wait_for_timeout(100)
-    assert page.errors == []
+    sandbox.resize(page)
+    assert page.problems == []
 
 
 def test_controls_are_labelled_show_their_values_and_the_chart_is_configured(page):
-    unlabelled = page.evaluate(
-        """name => Array.from(document.querySelectorAll('#chart-' + name + ' input, #chart-' + name + ' select'))
-            .filter(e => !(e.labels && e.labels.length)).map(e => e.id || e.name)""",
-        NAME,
-    )
-    assert unlabelled == []
+    sandbox.assert_labelled_and_configured(page, NAME)
     assert page.text_content(f"#{NAME}-planes-value") == "8"
     assert page.text_content(f"#{NAME}-fpga-value") == "20 G values/s"
-    ctx = page.evaluate(
-        """name => { const c = document.querySelector('#chart-' + name + ' .js-plotly-plot')._context;
-            return [c.displaylogo, c.responsive, c.displayModeBar]; }""",
-        NAME,
-    )
-    assert ctx == [False, True, False]
-    assert page.locator(f"#chart-{NAME} figcaption").count() == 1
-    height = page.evaluate("name => document.getElementById('chart-' + name).getBoundingClientRect().height", NAME)
-    assert height < 700
+    assert sandbox.holder_height(page, NAME) < 700
 
 
 def segments(pg) -> dict[str, float | None]:
@@ -269,49 +169,30 @@ def segments(pg) -> dict[str, float | None]:
     )
 
 
-def settled(pg, want=None):
-    """The chart as drawn once the update in flight is done (Charts.update draws the latest update last): polled
-    until two reads a frame apart agree (and equal ``want`` when given)."""
-    last = None
-    for _ in range(100):
-        pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")
-        now = segments(pg)
-        if now == last and (want is None or now == want):
-            return now
-        last = now
-    return last
-
-
 def test_the_parts_of_the_step_are_checkboxes_operated_from_the_keyboard(page):
-    boxes = page.evaluate(
-        """name => Array.from(document.querySelectorAll('#chart-' + name + ' .explorer-toggles input'))
-            .map((b) => [b.id, b.type, b.labels[0].textContent.trim(), b.checked, b.tabIndex])""",
-        NAME,
-    )
-    assert [b[2] for b in boxes] == list(RESOURCES)
-    assert all(b[1] == "checkbox" and b[3] and b[4] == 0 for b in boxes)
+    boxes = sandbox.toggles(page, NAME, list(RESOURCES))
     # The next stop of the Tab key after the last setting is the first part's checkbox.
     page.focus(f"#{NAME}-fpga")
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.id") == boxes[0][0]
 
-    full, values = settled(page), printed(page)
+    full, values = sandbox.settled(page, segments), printed(page)
     assert full["module compute"] and full["module optics"] is None  # [low]: the transform binds
     for box_id, resource, *_ in ((b[0], b[2]) for b in boxes):
         page.focus(f"#{box_id}")
         page.keyboard.press("Space")
         assert not page.is_checked(f"#{box_id}")
-        got = settled(page)
+        got = sandbox.settled(page, segments)
         assert got[resource] is None, resource
         assert {r: v for r, v in got.items() if r != resource} == {r: v for r, v in full.items() if r != resource}
         page.keyboard.press("Space")
-        assert page.is_checked(f"#{box_id}") and settled(page, full) == full
+        assert page.is_checked(f"#{box_id}") and sandbox.settled(page, segments, full) == full
     # Hidden parts stay hidden when a setting moves; the printed values do not depend on them.
     page.focus(f"#{NAME}-show-4")
     page.keyboard.press("Space")
     page.select_option(f"#{NAME}-variant", "Ep")
-    got = settled(page)
+    got = sandbox.settled(page, segments)
     assert got["module compute"] is None and got["GPU compute"] and got != full
     page.select_option(f"#{NAME}-variant", "E")
     assert printed(page) == values
-    assert page.errors == []
+    assert page.problems == []

@@ -2,31 +2,24 @@
 the chart and the printed values, and nothing logs an error, under a Content-Security-Policy without
 inline scripts.
 
-The page is built in a sandbox project (this project's content, templates and data, plus one page holding
-only the chart), so the test does not depend on which deck shows the explorer. The expected texts come from
-results.md through this file's own table reader, not from the builder.
+The page is the explorer sandbox's (tests/browser/explorer_sandbox.py: this project's content, templates and data,
+plus one page holding only the chart), so the test does not depend on which deck shows the explorer. The expected
+texts come from results.md through the tests' own table reader (tests/explorer_rows.py), not from the builder.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import shutil
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from site_builder.build import Options, build
-from tests.browser.conftest import QuietHandler
-from tests.conftest import PROJECT, REFERENCE, VENDOR
+from tests.browser import explorer_sandbox as sandbox
+from tests.explorer_rows import results_md, section_tables
 
 pytestmark = pytest.mark.browser
 
 NAME = "step_mask"
-CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"
 VARIANTS = {"Hyena-2": "hyena2", "Hybrid 1:3": "hybrid", "Block-circulant": "circ"}
 # results.md §4 column -> the explorer's data-out name
 COLUMNS = {
@@ -48,28 +41,6 @@ COLUMNS = {
 }
 
 
-def section_tables(md: str, number: str) -> list[list[dict[str, str]]]:
-    """The tables of section ``number`` of a results.md, each a list of {column: cell text} rows."""
-    tables: list[list[dict[str, str]]] = []
-    inside = False
-    header: list[str] | None = None
-    for line in md.splitlines():
-        if line.startswith("## "):
-            inside = line.startswith(f"## {number}. ")
-            header = None
-            continue
-        if not inside or not line.startswith("|"):
-            header = None
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if header is None:
-            header = cells
-            tables.append([])
-        elif not all(re.fullmatch(r":?-+:?", c) for c in cells):
-            tables[-1].append(dict(zip(header, cells, strict=True)))
-    return tables
-
-
 def row_key(label: str) -> tuple[str, int]:
     """'Hybrid 1:3, 8,192' -> ('hybrid', 8192)."""
     name, length = label.rsplit(", ", 1)
@@ -80,7 +51,7 @@ def row_key(label: str) -> tuple[str, int]:
 def expected() -> dict[str, Any]:
     """§4's cells: per (variant, length) every column of the tables keyed by "Variant, length" (the masks
     tables and the step with the engine), and the schedule table's rows."""
-    tables = section_tables((PROJECT / "data" / "analysis" / "results.md").read_text(encoding="utf-8"), "4")
+    tables = section_tables(results_md("analysis"), "4")
     rows: dict[tuple[str, int], dict[str, str]] = {}
     for t in tables:
         for r in t:
@@ -91,63 +62,15 @@ def expected() -> dict[str, Any]:
     return {"rows": rows, "schedules": schedules}
 
 
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp("step_mask")
-    project = root / "project"
-    for part in ("content", "templates", "data"):
-        shutil.copytree(PROJECT / part, project / part)
-    page = project / "content" / "x" / "index.md"
-    page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(f"---\ntitle: X\n---\n\n::chart[{NAME}]\n", encoding="utf-8")
-    out = root / "site"
-    build(
-        Options(project=project, out=out, vendor=VENDOR, reference=REFERENCE, cache=root / "cache"),
-        log=lambda _: None,
-    )
-    handler = functools.partial(QuietHandler, directory=str(out))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/x/"
-    srv.shutdown()
-    srv.server_close()
-
-
-@pytest.fixture()
-def page(browser, sandbox):
-    """The chart page under a CSP without inline scripts; console errors and page errors collected."""
-    pg = browser.new_page()
-    pg.errors = []  # type: ignore[attr-defined]
-    pg.on("console", lambda m: pg.errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    pg.on("pageerror", lambda e: pg.errors.append(f"pageerror: {e}"))
-
-    def with_csp(route):
-        resp = route.fetch()
-        headers = dict(resp.headers)
-        if "text/html" in headers.get("content-type", ""):
-            headers["content-security-policy"] = CSP
-        route.fulfill(response=resp, headers=headers)
-
-    pg.route(re.compile(r"^http://127\.0\.0\.1:\d+/(.*/)?(index\.html)?$"), with_csp)  # the pages only
-    pg.goto(sandbox)
-    pg.wait_for_selector(f"#chart-{NAME}[data-ready='true']", timeout=15000)
-    yield pg
-    pg.close()
+page = sandbox.page_fixture(NAME, sandbox.WIDE)
 
 
 def printed(pg) -> dict[str, str]:
-    return pg.evaluate(
-        """name => Object.fromEntries(Array.from(document.querySelectorAll('#chart-' + name + ' [data-out]'))
-            .map(e => [e.dataset.out, e.textContent]))""",
-        NAME,
-    )
+    return sandbox.outputs(pg, NAME)
 
 
 def chart(pg) -> str:
-    return pg.evaluate(
-        "name => JSON.stringify(document.querySelector('#chart-' + name + ' .js-plotly-plot').data)",
-        NAME,
-    )
+    return sandbox.plot_json(pg, NAME, "data")
 
 
 def test_defaults_print_the_results_row(page, expected):
@@ -158,7 +81,7 @@ def test_defaults_print_the_results_row(page, expected):
     want = {COLUMNS[c]: t for c, t in cells.items() if c in COLUMNS}
     assert len(want) == len(COLUMNS)
     assert {k: got[k] for k in want} == want
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_every_row_of_the_masks_tables(page, expected):
@@ -168,7 +91,7 @@ def test_every_row_of_the_masks_tables(page, expected):
         got = printed(page)
         want = {COLUMNS[c]: t for c, t in row.items() if c in COLUMNS}
         assert {k: got[k] for k in want} == want, row["Variant, length"]
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_every_schedule_row(page, expected):
@@ -183,56 +106,34 @@ def test_every_schedule_row(page, expected):
         got = printed(page)
         want = {COLUMNS[c]: t for c, t in row.items() if c in COLUMNS}
         assert {k: got[k] for k in want} == want, label
-    assert page.errors == []
+    assert page.problems == []
 
 
 def _moves(pg) -> list[tuple[str, object]]:
     """Each control moved once, from the keyboard where the control takes keys."""
     sel = f"#{NAME}-"
-
-    def key(selector: str, k: str):
-        return lambda: (pg.focus(selector), pg.keyboard.press(k))
-
     return [
         ("variant", lambda: pg.select_option(sel + "variant", "circ")),
-        ("sequence length", key(f"#chart-{NAME} input[name='{NAME}-length']:checked", "ArrowRight")),
-        ("tokens per step", key(sel + "tokens", "ArrowLeft")),
-        ("GPUs", key(sel + "gpus", "ArrowRight")),
-        ("TFLOP/s", key(sel + "tflops", "ArrowRight")),
+        ("sequence length", sandbox.press(pg, f"#chart-{NAME} input[name='{NAME}-length']:checked", "ArrowRight")),
+        ("tokens per step", sandbox.press(pg, sel + "tokens", "ArrowLeft")),
+        ("GPUs", sandbox.press(pg, sel + "gpus", "ArrowRight")),
+        ("TFLOP/s", sandbox.press(pg, sel + "tflops", "ArrowRight")),
         ("model-parallel degree", lambda: pg.select_option(sel + "model-parallel", "4")),
-        ("schedule", key(f"#chart-{NAME} input[name='{NAME}-schedule']:checked", "ArrowRight")),
+        ("schedule", sandbox.press(pg, f"#chart-{NAME} input[name='{NAME}-schedule']:checked", "ArrowRight")),
         ("microbatch", lambda: pg.select_option(sel + "microbatch", "2")),
-        ("overlapped", key(sel + "overlapped", "Space")),
-        ("data-by-data on the engines", key(sel + "data-on-engines", "Space")),
+        ("overlapped", sandbox.press(pg, sel + "overlapped", "Space")),
+        ("data-by-data on the engines", sandbox.press(pg, sel + "data-on-engines", "Space")),
     ]
 
 
 def test_every_control_moves_the_chart_and_the_outputs(page):
-    for name, move in _moves(page):
-        before_chart, before_out = chart(page), printed(page)
-        move()
-        after_chart, after_out = chart(page), printed(page)
-        assert after_chart != before_chart, f"{name}: the chart did not change"
-        assert after_out != before_out, f"{name}: no printed value changed"
-    page.evaluate("window.dispatchEvent(new Event('resize'))")
-    page.wait_for_timeout(100)
-    assert page.errors == []
+    sandbox.assert_every_move_changes(page, NAME, _moves(page), chart)
+    sandbox.resize(page)
+    assert page.problems == []
 
 
 def test_controls_are_labelled_and_the_chart_is_configured(page):
-    unlabelled = page.evaluate(
-        """name => Array.from(document.querySelectorAll('#chart-' + name + ' input, #chart-' + name + ' select'))
-            .filter(e => !(e.labels && e.labels.length)).map(e => e.id || e.name)""",
-        NAME,
-    )
-    assert unlabelled == []
-    ctx = page.evaluate(
-        """name => { const c = document.querySelector('#chart-' + name + ' .js-plotly-plot')._context;
-            return [c.displaylogo, c.responsive, c.displayModeBar]; }""",
-        NAME,
-    )
-    assert ctx == [False, True, False]
-    assert page.locator(f"#chart-{NAME} figcaption").count() == 1
+    sandbox.assert_labelled_and_configured(page, NAME)
 
 
 def test_model_parallel_degrees_that_do_not_divide_the_gpus_are_offered_no_more(page):
@@ -242,7 +143,7 @@ def test_model_parallel_degrees_that_do_not_divide_the_gpus_are_offered_no_more(
         page.keyboard.press("ArrowLeft")  # 64 -> 8 GPUs
     assert page.input_value(f"#{NAME}-model-parallel") == "8"
     assert printed(page)["replicas"] == "1"
-    assert page.errors == []
+    assert page.problems == []
 
 
 def test_port_rejects_what_the_model_rejects(page):
@@ -286,4 +187,4 @@ def test_legend_entries_are_keyboard_toggles(page):
     page.focus(f"#{NAME}-series-0")
     page.keyboard.press("Space")
     assert chart(page) == before_chart
-    assert page.errors == []
+    assert page.problems == []

@@ -3,26 +3,19 @@ trainers results (§2), every control (driven from the keyboard) changes the cha
 values, every setting of the grid prints its own row, it sizes itself when shown, and it runs under a
 strict Content-Security-Policy with no console error and no request off the server.
 
-The page is built in a sandbox project (a copy of content/, templates/ and data/ plus one page holding
-``::chart[three_trainers]``). The expected texts are read from data/trainers/results.md with the tests'
-own table reader, not the builder's formatter.
+The page is the explorer sandbox's (tests/browser/explorer_sandbox.py: a copy of content/, templates/ and
+data/ plus one page holding ``::chart[three_trainers]``). The expected texts are read from
+data/trainers/results.md with the tests' own table reader, not the builder's formatter.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from site_builder.build import Options, build
+from tests.browser import explorer_sandbox as sandbox
 from tests.browser.cells import cells
-from tests.conftest import PROJECT, REFERENCE, VENDOR
+from tests.conftest import PROJECT
+from tests.explorer_rows import one
 
 pytestmark = pytest.mark.browser
 
@@ -31,78 +24,16 @@ RESULTS_MD = PROJECT / "data" / "trainers" / "results.md"
 GRID = "2. Final loss on the hardware"
 GRID_ROW = "Fabrication error, read-out noise"
 COLUMNS = {"In silico": "insilico", "Physics-aware": "physics", "In situ": "insitu"}
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
-)
 
-OUTPUTS_JS = f"""() => Object.fromEntries(
-  [...document.querySelectorAll('#chart-{NAME} [data-out]')].map((e) => [e.dataset.out, e.textContent]))"""
 PLOT_JS = f"""() => {{ const gd = document.querySelector('#chart-{NAME} .js-plotly-plot');
   return JSON.stringify(gd.data.map((t) => [t.name, t.y])); }}"""
 
 
-class CspHandler(http.server.SimpleHTTPRequestHandler):
-    def end_headers(self) -> None:
-        self.send_header("Content-Security-Policy", CSP)
-        super().end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp(NAME)
-    project = tmp / "project"
-    for name in ("content", "templates", "data"):
-        shutil.copytree(PROJECT / name, project / name)
-    page = project / "content" / "x" / "index.md"
-    page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(f"---\ntitle: X\n---\n\n::chart[{NAME}]\n", encoding="utf-8")
-    out = tmp / "site"
-    opts = Options(project=project, out=out, vendor=VENDOR, reference=REFERENCE, cache=tmp / "cache")
-    build(opts, log=lambda _: None)
-    return out
-
-
-@pytest.fixture(scope="module")
-def url(site: Path) -> Iterator[str]:
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CspHandler, directory=str(site)))
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/x/"
-    srv.shutdown()
-    srv.server_close()
-
-
-@pytest.fixture
-def page(browser, url: str) -> Iterator[Any]:
-    origin = url.removesuffix("x/")
-    p = browser.new_page(viewport={"width": 1100, "height": 900})
-    problems: list[str] = []
-    p.on(
-        "console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
-    )
-    p.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    p.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin) else route.abort())
-    p.on("request", lambda r: None if r.url.startswith(origin) else problems.append(f"request off the server: {r.url}"))
-    p.add_init_script(
-        "window.__csp = []; document.addEventListener('securitypolicyviolation',"
-        " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
-    )
-    p.goto(url)
-    p.wait_for_selector(f"#chart-{NAME}[data-ready='true']", timeout=30_000)
-    yield p
-    violations = p.evaluate("window.__csp")
-    p.close()
-    assert violations == [], f"CSP violations: {violations}"
-    assert problems == [], problems
+page = sandbox.page_fixture(NAME)
 
 
 def _one(table: dict, key: tuple) -> str:
-    texts = table[key]
-    assert len(texts) == 1, (key, texts)
-    return texts[0]
+    return one(table[key], key)
 
 
 def _row(fab: str, noise: str) -> dict[str, str]:
@@ -126,9 +57,9 @@ def _levels(name: str) -> list[str]:
 
 def test_default_state_prints_the_results_row(page):
     fab, noise = _default()
-    assert page.evaluate(OUTPUTS_JS) == _row(fab, noise)
+    assert sandbox.outputs(page, NAME) == _row(fab, noise)
     # The default is a setting with a reality gap: in silico ends highest on the hardware.
-    got = page.evaluate(OUTPUTS_JS)
+    got = sandbox.outputs(page, NAME)
     assert float(got["insilico"]) > max(float(got["physics"]), float(got["insitu"]))
 
 
@@ -144,21 +75,17 @@ def test_controls_are_labelled_keyboard_ranges(page):
     ]
     assert all(r["valuetext"] == r["output"] for r in ranges), ranges
     assert page.locator(f"output[for='{NAME}-fab']").is_visible()
-    unlabelled = page.evaluate(
-        f"() => [...document.querySelectorAll('#chart-{NAME} input, #chart-{NAME} select')]"
-        ".filter((e) => !e.labels.length).map((e) => e.outerHTML)"
-    )
-    assert unlabelled == []
+    assert sandbox.unlabelled(page, NAME) == []
     assert page.evaluate("() => document.querySelectorAll('[onclick],[oninput],[onchange],[onload]').length") == 0
 
 
 @pytest.mark.parametrize(("control", "key"), [("fab", "ArrowLeft"), ("fab", "ArrowRight"), ("noise", "ArrowRight")])
 def test_every_control_changes_the_chart_and_the_values(page, control, key):
-    before_plot, before = page.evaluate(PLOT_JS), page.evaluate(OUTPUTS_JS)
+    before_plot, before = page.evaluate(PLOT_JS), sandbox.outputs(page, NAME)
     page.focus(f"#{NAME}-{control}")
     page.keyboard.press(key)
     page.wait_for_function(f"(b) => ({PLOT_JS})() !== b", arg=before_plot, timeout=5_000)
-    after = page.evaluate(OUTPUTS_JS)
+    after = sandbox.outputs(page, NAME)
     assert after[control] != before[control]
     assert after == _row(after["fab"], after["noise"])
     changed = {k for k in before if before[k] != after[k]}
@@ -203,17 +130,7 @@ def test_every_setting_of_the_grid_prints_its_row(page):
 
 
 def test_sizes_itself_when_shown(page):
-    page.evaluate(f"() => {{ document.getElementById('chart-{NAME}').style.display = 'none'; }}")
-    page.set_viewport_size({"width": 700, "height": 900})
-    page.evaluate(
-        f"() => {{ document.getElementById('chart-{NAME}').style.display = '';"
-        " window.dispatchEvent(new Event('resize')); }"
-    )
-    page.wait_for_function(
-        f"""() => {{ const gd = document.querySelector('#chart-{NAME} .js-plotly-plot');
-                   return Math.abs(gd._fullLayout.width - gd.getBoundingClientRect().width) < 2; }}""",
-        timeout=5_000,
-    )
+    sandbox.show_at_width(page, NAME, 700)
 
 
 def test_series_are_keyboard_toggles(page):
@@ -228,7 +145,7 @@ def test_series_are_keyboard_toggles(page):
     assert (
         page.evaluate(f"() => document.querySelector('#chart-{NAME} .js-plotly-plot')._fullLayout.showlegend") is False
     )
-    before_plot, before = page.evaluate(PLOT_JS), page.evaluate(OUTPUTS_JS)
+    before_plot, before = page.evaluate(PLOT_JS), sandbox.outputs(page, NAME)
     page.focus(f"#{NAME}-series-2")  # physics-aware
     page.keyboard.press("Space")
     page.wait_for_function(f"(b) => ({PLOT_JS})() !== b", arg=before_plot, timeout=5_000)
@@ -237,7 +154,7 @@ def test_series_are_keyboard_toggles(page):
     )
     assert [n for name, n in points if name == "Physics-aware"] == [0]
     assert all(n > 0 for name, n in points if name != "Physics-aware")
-    assert page.evaluate(OUTPUTS_JS) == before
+    assert sandbox.outputs(page, NAME) == before
     page.keyboard.press("Space")
     page.wait_for_function(f"(b) => ({PLOT_JS})() === b", arg=before_plot, timeout=5_000)
 

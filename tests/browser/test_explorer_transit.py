@@ -9,14 +9,14 @@ The expected texts are read from data/simulation/results.md with the tests' own 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from tests.browser import explorer_sandbox as sandbox
 from tests.browser.cells import cells
-from tests.browser.cit_sandbox import chart, open_chart, outputs, plot_config, plot_height, unlabelled
 from tests.conftest import PROJECT
+from tests.explorer_rows import one
 
 pytestmark = pytest.mark.browser
 
@@ -81,11 +81,6 @@ SET_JS = """async ([name, states]) => {
 }"""
 
 
-def _one(texts: list[str]) -> str:
-    assert len(texts) == 1, texts
-    return texts[0]
-
-
 def row_key(label: str) -> tuple[str, str | None]:
     """'E′ band … [low] (hypothetical)' -> ('Ep', 'low')."""
     name = label.split(" ", 1)[0]
@@ -106,20 +101,18 @@ def rows(table) -> list[str]:
     return labels
 
 
-@pytest.fixture
-def page(browser) -> Iterator[Any]:
-    yield from open_chart(browser, NAME)
+page = sandbox.page_fixture(NAME)
 
 
 def test_defaults_print_the_results_row(page, table) -> None:
-    got = outputs(page, NAME)
+    got = sandbox.outputs(page, NAME)
     want = {
-        "steps": _one(table[(S2, (DEFAULT_ROW,), "Steps")]),
-        "time": _one(table[(S2, (DEFAULT_ROW,), HOME)]),
-        "step_ms": _one(table[(S2, (f"{DEFAULT_ROW}, step",), HOME)]),
+        "steps": one(table[(S2, (DEFAULT_ROW,), "Steps")]),
+        "time": one(table[(S2, (DEFAULT_ROW,), HOME)]),
+        "step_ms": one(table[(S2, (f"{DEFAULT_ROW}, step",), HOME)]),
     }
-    want |= {k: _one(table[(S5, (DEFAULT_ROW,), c)]) for c, k in S5_COLUMNS.items()}
-    want |= {k: _one(table[(S6, (DEFAULT_ROW,), c)]) for c, k in S6_COLUMNS.items()}
+    want |= {k: one(table[(S5, (DEFAULT_ROW,), c)]) for c, k in S5_COLUMNS.items()}
+    want |= {k: one(table[(S6, (DEFAULT_ROW,), c)]) for c, k in S6_COLUMNS.items()}
     assert {k: got[k] for k in want} == want
     assert want["time"] == "7.10 s" and want["e_target"] == "9.18 kJ"
 
@@ -131,13 +124,13 @@ def test_every_topology_and_row_prints_its_cells(page, table, rows) -> None:
             v, b = row_key(label)
             states.append({"shape": shape, "wan": wan, "variant": v, "budget": b, "target": "3.158"})
             want = {
-                "steps": _one(table[(S2, (label,), "Steps")]),
-                "time": _one(table[(S2, (label,), col)]),
-                "step_ms": _one(table[(S2, (f"{label}, step",), col)]),
+                "steps": one(table[(S2, (label,), "Steps")]),
+                "time": one(table[(S2, (label,), col)]),
+                "step_ms": one(table[(S2, (f"{label}, step",), col)]),
             }
             if col == HOME:
-                want |= {k: _one(table[(S5, (label,), c)]) for c, k in S5_COLUMNS.items()}
-                want |= {k: _one(table[(S6, (label,), c)]) for c, k in S6_COLUMNS.items()}
+                want |= {k: one(table[(S5, (label,), c)]) for c, k in S5_COLUMNS.items()}
+                want |= {k: one(table[(S6, (label,), c)]) for c, k in S6_COLUMNS.items()}
             wants.append(want)
     got = page.evaluate(SET_JS, [NAME, states])
     assert len(got) == 80
@@ -154,7 +147,7 @@ def test_every_other_loss_of_the_ladder(page, table) -> None:
         target, variant_label = label.split(" ", 1)
         v, b = row_key(variant_label)
         states.append({"shape": "2x4", "wan": "eth-100g", "variant": v, "budget": b, "target": target})
-        wants.append({"steps": _one(table[(S2, (label,), "Steps")]), "time": _one(table[key])})
+        wants.append({"steps": one(table[(S2, (label,), "Steps")]), "time": one(table[key])})
     for s, g, w in zip(states, page.evaluate(SET_JS, [NAME, states]), wants, strict=True):
         assert {k: g[k] for k in w} == w, s
 
@@ -162,46 +155,36 @@ def test_every_other_loss_of_the_ladder(page, table) -> None:
 def _moves(pg) -> list[tuple[str, Any, bool]]:
     """Each control moved once, from the keyboard where it takes keys: (name, move, changes the printed values)."""
     sel = f"#{NAME}-"
-
-    def key(selector: str, k: str):
-        return lambda: (pg.focus(selector), pg.keyboard.press(k))
-
     checked = f"#chart-{NAME} input[name='{NAME}-{{}}']:checked"
     moves = [
-        ("topology", key(checked.format("shape"), "ArrowRight"), True),
+        ("topology", sandbox.press(pg, checked.format("shape"), "ArrowRight"), True),
         ("link", lambda: pg.select_option(sel + "wan", "eth-25g"), True),
         ("variant", lambda: pg.select_option(sel + "variant", "Ep"), True),
-        ("budget", key(checked.format("budget"), "ArrowRight"), True),
+        ("budget", sandbox.press(pg, checked.format("budget"), "ArrowRight"), True),
         ("target", lambda: pg.select_option(sel + "target", "3.124"), True),
-        ("view", key(checked.format("view"), "ArrowRight"), False),
+        ("view", sandbox.press(pg, checked.format("view"), "ArrowRight"), False),
     ]
     for part in ("compute", "module", "latency", "intra", "wan"):
-        moves.append((f"show {part}", key(f"{sel}show-{part}", "Space"), False))
+        moves.append((f"show {part}", sandbox.press(pg, f"{sel}show-{part}", "Space"), False))
     return moves
 
 
 def test_every_control_changes_the_chart(page) -> None:
-    for name, move, prints in _moves(page):
-        before_chart, before = chart(page, NAME), outputs(page, NAME)
-        move()
-        assert chart(page, NAME) != before_chart, f"{name}: the chart did not change"
-        if prints:
-            assert outputs(page, NAME) != before, f"{name}: no printed value changed"
-    page.evaluate("window.dispatchEvent(new Event('resize'))")
-    page.wait_for_timeout(100)
+    sandbox.assert_every_move_changes(page, NAME, _moves(page))
+    sandbox.resize(page)
 
 
 def test_one_data_centre_has_no_wan_link(page) -> None:
     page.check(f"#chart-{NAME} input[name='{NAME}-shape'][value='1x8']")
     assert page.is_disabled(f"#{NAME}-wan")
-    got = outputs(page, NAME)
+    got = sandbox.outputs(page, NAME)
     assert got["part.wan"] == "0.000 ms" and got["hot.inter_dc_link"] == "·"
 
 
 def test_not_reached_is_said_and_drawn(page) -> None:
     page.select_option(f"#{NAME}-variant", "C")
     page.select_option(f"#{NAME}-target", "3.124")
-    got = outputs(page, NAME)
+    got = sandbox.outputs(page, NAME)
     assert (got["steps"], got["time"], got["e_target"]) == ("not reached",) * 3
     # Said on the chart by a text trace (its points at 0 on the rows not reached), not a layout annotation.
     for _ in range(20):  # the update in flight drawn
@@ -217,8 +200,6 @@ def test_not_reached_is_said_and_drawn(page) -> None:
 
 
 def test_controls_are_labelled_and_the_chart_is_configured(page) -> None:
-    assert unlabelled(page, NAME) == []
-    assert plot_config(page, NAME) == [False, True, False]
-    assert page.locator(f"#chart-{NAME} figcaption").count() == 1
-    assert plot_height(page, NAME) < 600
+    sandbox.assert_labelled_and_configured(page, NAME)
+    assert sandbox.plot_height(page, NAME) < 600
     assert page.evaluate("() => document.querySelectorAll('[onclick],[oninput],[onchange],[onload]').length") == 0

@@ -4,7 +4,6 @@ results only, outputs equal to the results cells of §2, §3, §6 and §8, and c
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from site_builder.producers import Produced
 from site_builder.results.simulation import HOT_SPOT_RESOURCES, ROWS, build_simulation_results
 from site_builder.sources.presets import validate_presets
 from tests.conftest import PROJECT, REFERENCE
+from tests.explorer_rows import section_tables
 
 from .sim_fixture import sim_inputs
 
@@ -36,26 +36,6 @@ def docs(presets) -> dict[str, Produced]:
 @pytest.fixture(scope="module")
 def figures(docs) -> dict[str, dict]:
     return docs["simulation"].parsed["figures"]
-
-
-def section_tables(md: str, number: str) -> list[list[dict[str, str]]]:
-    """The tables of section ``number`` of a results.md, each a list of {column: cell} rows (our own reader)."""
-    tables: list[list[dict[str, str]]] = []
-    inside, header = False, None
-    for line in md.splitlines():
-        if line.startswith("## "):
-            inside, header = line.startswith(f"## {number}. "), None
-            continue
-        if not inside or not line.startswith("|"):
-            header = None
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if header is None:
-            header = cells
-            tables.append([])
-        elif not all(re.fullmatch(r":?-+:?", c) for c in cells):
-            tables[-1].append(dict(zip(header, cells, strict=True)))
-    return tables
 
 
 # ------------------------------------------------------------------------------------------------ the model

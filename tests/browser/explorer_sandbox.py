@@ -1,0 +1,237 @@
+"""A sandbox site for every explorer's browser tests, built once per test run, and the page helpers they share.
+
+A copy of this project's content/, templates/ and data/ plus one page per explorer of
+``site_builder.explorers.EXPLORERS`` (``content/x-<name>/``, title "X", holding only ``::chart[<name>]``), built
+with the project's builder and served on loopback with a strict Content-Security-Policy header on every
+response. ``open_chart`` opens an explorer's page and, after the test, fails it on any console error or warning,
+page error, CSP violation or request that left the server (such a request is also aborted).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import http.server
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from site_builder.build import Options, build
+from site_builder.explorers import EXPLORERS
+from tests.conftest import PROJECT, REFERENCE, VENDOR
+
+CHARTS = tuple(EXPLORERS)
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
+)
+VIEWPORT = {"width": 1100, "height": 900}
+WIDE = {"width": 1280, "height": 900}
+
+
+class CspHandler(http.server.SimpleHTTPRequestHandler):
+    def end_headers(self) -> None:
+        self.send_header("Content-Security-Policy", CSP)
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@functools.cache
+def site_url() -> str:
+    """Build the sandbox once and serve it; the server's root URL."""
+    tmp = Path(tempfile.mkdtemp(prefix="explorers-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    project = tmp / "project"
+    for part in ("content", "templates", "data"):
+        shutil.copytree(PROJECT / part, project / part)
+    for name in CHARTS:
+        page = project / "content" / f"x-{name}" / "index.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(f"---\ntitle: X\n---\n\n::chart[{name}]\n", encoding="utf-8")
+    out = tmp / "site"
+    build(
+        Options(project=project, out=out, vendor=VENDOR, reference=REFERENCE, cache=tmp / "cache"), log=lambda _: None
+    )
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CspHandler, directory=str(out)))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    atexit.register(srv.server_close)
+    atexit.register(srv.shutdown)
+    return f"http://127.0.0.1:{srv.server_address[1]}/"
+
+
+def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT) -> Iterator[Any]:
+    """The explorer's page, ready; ``page.problems`` lists what went wrong so far, and after the test it must be
+    empty and no CSP violation recorded."""
+    origin = site_url()
+    p = browser.new_page(viewport=viewport)
+    problems: list[str] = []
+    p.on(
+        "console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
+    )
+    p.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    p.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin) else route.abort())
+    p.on("request", lambda r: None if r.url.startswith(origin) else problems.append(f"request off the server: {r.url}"))
+    p.add_init_script(
+        "window.__csp = []; document.addEventListener('securitypolicyviolation',"
+        " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    p.goto(f"{origin}x-{name}/")
+    p.wait_for_selector(f"#chart-{name}[data-ready='true']", timeout=30_000)
+    p.problems = problems  # type: ignore[attr-defined]
+    yield p
+    violations = p.evaluate("window.__csp")
+    p.close()
+    assert violations == [], f"CSP violations: {violations}"
+    assert problems == [], problems
+
+
+def page_fixture(name: str, viewport: dict[str, int] = VIEWPORT) -> Any:
+    """A test module's ``page`` fixture: ``page = page_fixture(NAME)`` opens the explorer's page for each test."""
+
+    @pytest.fixture(name="page")
+    def page(browser: Any) -> Iterator[Any]:
+        yield from open_chart(browser, name, viewport)
+
+    return page
+
+
+# ------------------------------------------------------------------------------------------------ reading the page
+def outputs(page: Any, name: str) -> dict[str, str]:
+    """The printed values: data-out name -> text."""
+    return page.evaluate(
+        "name => Object.fromEntries([...document.querySelectorAll('#chart-' + name + ' [data-out]')]"
+        ".map((e) => [e.dataset.out, e.textContent]))",
+        name,
+    )
+
+
+def chart(page: Any, name: str) -> str:
+    """The plot's traces and layout shapes, as JSON: changes whenever the drawing does."""
+    return page.evaluate(
+        """name => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
+          return JSON.stringify([gd.data.map((t) => [t.name, t.x, t.y, t.visible, t.marker && t.marker.opacity]),
+                                 gd.layout.shapes, gd.layout.annotations, gd.layout.xaxis.title, gd.layout.yaxis.type,
+                                 gd.layout.yaxis.range]); }""",
+        name,
+    )
+
+
+def plot_json(page: Any, name: str, *paths: str) -> str:
+    """The plot's properties at ``paths`` (such as "data" or "layout.xaxis.range"), as one JSON text."""
+    return page.evaluate(
+        """([name, paths]) => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
+          return JSON.stringify(paths.map((p) => p.split('.').reduce((o, k) => (o == null ? o : o[k]), gd))); }""",
+        [name, list(paths)],
+    )
+
+
+def plot_config(page: Any, name: str) -> list[Any]:
+    return page.evaluate(
+        """name => { const c = document.querySelector('#chart-' + name + ' .js-plotly-plot')._context;
+            return [c.displaylogo, c.responsive, c.displayModeBar]; }""",
+        name,
+    )
+
+
+def unlabelled(page: Any, name: str) -> list[str]:
+    """The explorer's inputs and selects without a label."""
+    return page.evaluate(
+        """name => [...document.querySelectorAll('#chart-' + name + ' input, #chart-' + name + ' select')]
+            .filter((e) => !(e.labels && e.labels.length)).map((e) => e.id || e.name)""",
+        name,
+    )
+
+
+def toggles(page: Any, name: str, labels: Sequence[str]) -> list[list[Any]]:
+    """The explorer's show/hide boxes beside the chart ([id, type, label, checked, tab index] each), after checking
+    that they are, in order, checkboxes labelled ``labels``, all checked and in the tab order."""
+    boxes = page.evaluate(
+        """name => Array.from(document.querySelectorAll('#chart-' + name + ' .explorer-toggles input'))
+            .map((b) => [b.id, b.type, b.labels[0].textContent.trim(), b.checked, b.tabIndex])""",
+        name,
+    )
+    assert [b[2] for b in boxes] == list(labels)
+    assert all(b[1] == "checkbox" and b[3] and b[4] == 0 for b in boxes)
+    return boxes
+
+
+def assert_labelled_and_configured(page: Any, name: str) -> None:
+    """Every control has a label; the plot has no Plotly logo or mode bar and is responsive; one figure caption."""
+    assert unlabelled(page, name) == []
+    assert plot_config(page, name) == [False, True, False]
+    assert page.locator(f"#chart-{name} figcaption").count() == 1
+
+
+def plot_height(page: Any, name: str) -> float:
+    return page.evaluate(
+        "name => document.querySelector('#chart-' + name + ' .js-plotly-plot').getBoundingClientRect().height", name
+    )
+
+
+def holder_height(page: Any, name: str) -> float:
+    """The height of the whole explorer (controls, plot and printed values)."""
+    return page.evaluate("name => document.getElementById('chart-' + name).getBoundingClientRect().height", name)
+
+
+def settled(page: Any, read: Callable[[Any], Any], want: Any = None) -> Any:
+    """``read(page)`` once the update in flight is done (Charts.update draws the latest update last): polled until
+    two reads a frame apart agree (and equal ``want`` when given)."""
+    last = None
+    for _ in range(100):
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")
+        now = read(page)
+        if now == last and (want is None or now == want):
+            return now
+        last = now
+    return last
+
+
+# ------------------------------------------------------------------------------------------------ moving controls
+def press(page: Any, selector: str, k: str) -> Callable[[], object]:
+    """A move: focus ``selector`` and press ``k``."""
+    return lambda: (page.focus(selector), page.keyboard.press(k))
+
+
+def assert_every_move_changes(
+    page: Any, name: str, moves: Sequence[tuple[Any, ...]], drawn: Callable[[Any], str] | None = None
+) -> None:
+    """Make each move of ``moves`` ((label, move) or (label, move, changes the printed values)) in turn: each
+    changes ``drawn(page)`` (default: ``chart``) and, unless its third item is False, the printed values."""
+    for label, move, *prints in moves:
+        before_chart = drawn(page) if drawn else chart(page, name)
+        before_out = outputs(page, name)
+        move()
+        after_chart = drawn(page) if drawn else chart(page, name)
+        assert after_chart != before_chart, f"{label}: the chart did not change"
+        if prints == [] or prints[0]:
+            assert outputs(page, name) != before_out, f"{label}: no printed value changed"
+
+
+def resize(page: Any) -> None:
+    """A window resize, and a moment to handle it."""
+    page.evaluate("window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(100)
+
+
+def show_at_width(page: Any, name: str, width: int) -> None:
+    """Hide the explorer, narrow the window to ``width``, show it again: waits until the plot fills its box."""
+    page.evaluate("name => { document.getElementById('chart-' + name).style.display = 'none'; }", name)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.evaluate(
+        "name => { document.getElementById('chart-' + name).style.display = '';"
+        " window.dispatchEvent(new Event('resize')); }",
+        name,
+    )
+    page.wait_for_function(
+        """name => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
+                   return Math.abs(gd._fullLayout.width - gd.getBoundingClientRect().width) < 2; }""",
+        arg=name,
+        timeout=5_000,
+    )
