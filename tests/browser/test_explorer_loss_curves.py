@@ -152,3 +152,99 @@ def test_the_axis_switch_redraws_the_x_axis(page) -> None:
     assert title.startswith("Cumulative bytes on the wire") and 100 < rng[1] < 1000 and tick <= rng[1]
     page.click(f"#chart-{NAME} button[data-axis='steps']")
     assert axis()[0] == "Training step"
+
+
+# Moves one control (a button clicked, a select to its next option, a checkbox toggled) and, when Plotly emits
+# plotly_afterplot, reads what is drawn: the x axis's title and range, and for each configuration's curve with
+# points, where its drawn line ends and the pixel of its last point.
+DRAWN_AT_AFTERPLOT_JS = f"""async (moves) => {{
+  const gd = {PLOT};
+  const out = [];
+  for (const sel of moves) {{
+    const e = document.querySelector(sel);
+    out.push(await new Promise((resolve) => {{
+      function done() {{
+        gd.removeListener('plotly_afterplot', done);
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const curves = gd.data.map((t, i) => [t, gd._fullData[i]]).filter(([t]) => t.legendgroup && t.y.length)
+          .map(([t, f]) => {{
+            const g = gd.querySelector('.scatterlayer .trace' + f.uid);
+            const d = g ? g.querySelector('path.js-line').getAttribute('d') : '';
+            const n = t.y.length - 1;
+            return [t.legendgroup, d.split(/[ML]/).filter(Boolean).pop().split(',').map(Number),
+                    [xa.c2p(t.x[n]), ya.c2p(ya.d2c(t.y[n]))]];
+          }});
+        resolve({{title: gd.querySelector('.xtitle').textContent, want: gd.layout.xaxis.title.text,
+                  range: xa.range.slice(), wanted: gd.layout.xaxis.range.slice(), curves,
+                  groups: gd.querySelectorAll('.scatterlayer .trace').length,
+                  drawable: gd._fullData.filter((t) => t.visible === true && t._length).length}});
+      }}
+      gd.on('plotly_afterplot', done);
+      if (e.tagName === 'BUTTON') e.click();
+      else if (e.tagName === 'SELECT') {{
+        e.selectedIndex = (e.selectedIndex + 1) % e.options.length; e.dispatchEvent(new Event('change', {{bubbles: true}}));
+      }} else {{ e.checked = !e.checked; e.dispatchEvent(new Event('change', {{bubbles: true}})); }}
+    }}));
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  }}
+  return out;
+}}"""
+
+MOVES = [
+    f"#{NAME}-axis-wire",
+    f"#{NAME}-show-A",
+    f"#{NAME}-target",
+    f"#{NAME}-group-first",
+    f"#{NAME}-axis-steps",
+    f"#{NAME}-show-A",
+    f"#{NAME}-show-Ex-enob8-p8",
+    f"#{NAME}-axis-wire",
+    f"#{NAME}-group-first",
+    f"#{NAME}-show-B",
+    f"#{NAME}-axis-steps",
+]
+
+
+def test_the_curves_and_axis_are_drawn_when_plotly_afterplot_fires(page) -> None:
+    """Every move is Charts.update's fast path: by the time plotly_afterplot fires, each drawn curve ends at the
+    pixel of its last point on the new x axis (after an axis switch too), the x axis has its new range and
+    title, and a hidden configuration's curve is not drawn any more; so what the benchmark times is the whole
+    redraw."""
+    seen = page.evaluate(DRAWN_AT_AFTERPLOT_JS, MOVES)
+    assert [s["title"] == "Training step" for s in seen] == [False, False, False, False] + [True] * 3 + [False] * 3 + [
+        True
+    ]
+    shown = {len(s["curves"]) for s in seen}
+    assert len(shown) > 3  # configurations shown and hidden
+    for s in seen:
+        assert s["title"] == s["want"]
+        assert s["range"] == s["wanted"]
+        assert s["groups"] == s["drawable"]  # no leftover drawing of a hidden curve
+        for name, drawn, want in s["curves"]:
+            assert drawn == pytest.approx(want, abs=0.6), name
+
+
+SNAPSHOT_JS = f"""() => {{
+  const gd = {PLOT};
+  const attrs = (sel, a) => [...gd.querySelectorAll(sel)].map((e) => e.getAttribute(a));
+  return JSON.stringify([
+    [...gd.querySelectorAll('.scatterlayer > .trace')].map((g) => [g.getAttribute('class'), g.getAttribute('style'),
+      [...g.querySelectorAll('path')].map((p) => [p.getAttribute('class'), p.getAttribute('d'),
+        p.getAttribute('transform'), p.getAttribute('style')]),
+      [...g.querySelectorAll('text')].map((t) => [t.textContent, t.getAttribute('x'), t.getAttribute('y')])]),
+    ['x', 'y'].map((a) => [attrs('.g-' + a + 'title', 'transform'), attrs('.' + a + 'title', 'x'),
+      attrs('.' + a + 'title', 'y'), gd.querySelector('.' + a + 'title').textContent,
+      [...gd.querySelectorAll('.' + a + 'tick text')].map((t) => t.textContent + ' ' + t.getAttribute('transform')).sort(),
+      attrs('.' + a + 'grid', 'transform').sort()]),
+  ]);
+}}"""
+
+
+def test_a_move_draws_what_a_full_redraw_draws(page) -> None:
+    """After any of the moves (traces redrawn alone, an axis with them, a curve hidden or shown again), the plot is
+    drawn as Plotly draws the same figure from scratch: the same curves in the same order, nothing left over."""
+    for i, move in enumerate(MOVES):
+        page.evaluate(DRAWN_AT_AFTERPLOT_JS, [move])
+        fast = page.evaluate(SNAPSHOT_JS)
+        page.evaluate(f"() => Plotly.redraw({PLOT})")
+        assert page.evaluate(SNAPSHOT_JS) == fast, (i, move)

@@ -22,16 +22,26 @@
 //   traces, each a scatter or a bar, with the same attributes except new numbers in x and y (x and y holding
 //   categories must not change), base, customdata, hovertext and text; the same layout and config except the
 //   axes' ranges and titles; and every axis a trace uses has a fixed range (layout.[xy]axis.range given, no
-//   autorange; a category axis too, e.g. [-0.5, n - 0.5]). Then Plotly draws the traces alone (Plotly.animate
-//   with no transition and no redraw), and, if a range or title moved, Plotly.relayout redraws it in the same
-//   task, before the page is painted: no full replot (titles, legend, margins, drag boxes, every axis).
-//   plotly_afterplot comes after that drawing (Plotly 4.1.1 draws the traces synchronously right after its
-//   plotly_transitioning event; the amdahl and three-trainers browser tests check the drawn bars and lines
-//   against the new data when plotly_afterplot fires), so scripts/bench_explorers.py times the whole redraw.
+//   autorange; a category axis too, e.g. [-0.5, n - 0.5]). Then only what moved is redrawn, in the same task,
+//   before the page is painted: no full replot (titles, legend, margins, drag boxes, every axis).
+//   - Traces whose values changed (compared with the last call's): Plotly.animate (no transition, no redraw)
+//     draws those alone (all of them if there is a bar trace, as Plotly redraws bars all together), and the
+//     scatter layer is then tidied as a full redraw would leave it (the drawing of a trace left without points
+//     removed, the traces in their order). A trace without points goes to Plotly as hidden (visible: false),
+//     which spares Plotly most of its work on it.
+//   - An axis range that moved: Plotly.animate takes the new values without drawing, then Plotly.relayout
+//     redraws that axis and every trace once.
+//   - An axis title whose text alone changed (plain text) is written into the title Plotly drew; any other
+//     title change goes through Plotly.relayout (a second pass over every default and every axis redrawn).
+//   - Nothing changed: no drawing.
+//   plotly_afterplot comes after that drawing, on every move (Plotly 4.1.1 draws the traces synchronously right
+//   after its plotly_transitioning event; the amdahl, three-trainers and loss-curves browser tests check the
+//   drawn bars, lines and axes against the new data when plotly_afterplot fires, and the loss-curves test that a
+//   move leaves the plot drawn as a full redraw would), so scripts/bench_explorers.py times the whole redraw.
 //   Anything else falls back to Plotly.react. An update asked for while a fast one is finishing (Plotly.animate
 //   settles at the next animation frame) is drawn right after it (only the latest).
 //   To stay on the fast path: compute the ranges yourself (a round number above the data; a range that moves
-//   costs one axis redraw), hide a series by emptying its values (x: [], y: [] for a line; null for a bar's
+//   costs a redraw of that axis and of every trace), hide a series by emptying its values (x: [], y: [] for a line; null for a bar's
 //   segment), not with `visible`, and keep what moves out of the layout's annotations and shapes (a line is a
 //   scatter trace; over a category axis, on an overlaying linear axis with a fixed range).
 // * Charts.toggles({id, legend, items: [{key, label, color, dash}], hidden: Set, onChange(hidden, key)}) ->
@@ -97,6 +107,21 @@
     if (!s || !s.hidden.size || !Array.isArray(data)) return data;
     return data.map(function (t) { return s.hidden.has(groupOf(t)) ? Object.assign({}, t, { visible: false }) : t; });
   }
+  // A trace with no points (x or y given and empty) goes to Plotly as hidden (visible: false), which Plotly
+  // makes of it anyway, but only after working out most of its defaults, as much as for a drawn trace, on every
+  // update; the others as shown (visible: true unless set), so that a trace shown again by Plotly.animate (which
+  // merges the new attributes into the old) is.
+  function noPoints(t) {
+    return ["x", "y"].some(function (k) { return t[k] !== undefined && t[k] !== null && t[k].length === 0; });
+  }
+  function forPlotly(data) {
+    if (!Array.isArray(data)) return data;
+    return data.map(function (t) {
+      if (!t || typeof t !== "object") return t;
+      if (noPoints(t)) return t.visible === false ? t : Object.assign({}, t, { visible: false });
+      return t.visible === undefined ? Object.assign({}, t, { visible: true }) : t;
+    });
+  }
   function adaptConfig(config) { return Object.assign({}, config, { displayModeBar: false, displaylogo: false }); }
 
   function wrap(original) {
@@ -107,14 +132,16 @@
         const st = state.get(el);
         if (st) st.key = null;
         return original.call(this, gd, Object.assign({}, fig, {
-          data: adaptData(el, fig.data), layout: adaptLayout(el, fig.layout), config: adaptConfig(fig.config) }));
+          data: forPlotly(adaptData(el, fig.data)), layout: adaptLayout(el, fig.layout), config: adaptConfig(fig.config) }));
       }
       const s = state.get(el) || { hidden: new Set(), own: false };
       s.args = [data, layout, config];
       state.set(el, s);
       const d = adaptData(el, data), l = adaptLayout(el, layout), c = adaptConfig(config);
       s.key = keyOf(d, l, c);
-      return original.call(this, gd, d, l, c);
+      s.data = d;
+      s.layout = l;
+      return original.call(this, gd, forPlotly(d), l, c);
     };
   }
   Plotly.newPlot = wrap(Plotly.newPlot);
@@ -171,6 +198,67 @@
     };
   }
   const NO_TRANSITION = { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" };
+  function sameValues(a, b) {
+    if (a === b) return true;
+    const arrays = (Array.isArray(a) || ArrayBuffer.isView(a)) && (Array.isArray(b) || ArrayBuffer.isView(b));
+    if (!arrays || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  // Whether a trace's values changed since the last draw (the fast path's other attributes are the same).
+  function moved(t, was) {
+    if (!was) return true;
+    for (const k in FREE) if (!sameValues(t[k], was[k])) return true;
+    return false;
+  }
+  // Whether Plotly will draw something of a trace (shown, with points): a trace with nothing to draw is left
+  // out of Plotly's drawing.
+  function drawable(t) {
+    const n = function (a) { return a === undefined ? Infinity : a && a.length ? a.length : 0; };
+    return t.visible !== false && t.visible !== "legendonly" && Math.min(n(t.x), n(t.y)) > 0 &&
+      (t.x !== undefined || t.y !== undefined);
+  }
+  // Plotly.animate draws the traces it is given and leaves the others as they are, except that the drawing of a
+  // trace left with nothing to draw stays (a hidden series would stay drawn) and the redrawn traces move to the
+  // end of their layer (over the others). Scatter traces (bar traces are always all redrawn, and Plotly removes
+  // those with nothing to draw): what a full redraw does, remove what is not drawn any more and restore the
+  // traces' order.
+  function tidy(el) {
+    const order = {};
+    (el._fullData || []).forEach(function (t, i) { if (t.visible === true && t._length) order[t.uid] = i; });
+    el.querySelectorAll(".scatterlayer").forEach(function (layer) {
+      const kept = [];
+      Array.prototype.slice.call(layer.children).forEach(function (g) {
+        if (!g.classList.contains("trace")) return;
+        const cd = g.__data__;
+        const uid = cd && cd[0] && cd[0].trace ? cd[0].trace.uid : undefined;
+        if (uid === undefined || !(uid in order)) layer.removeChild(g);
+        else kept.push([order[uid], g]);
+      });
+      if (kept.some(function (k, i) { return i && k[0] < kept[i - 1][0]; })) {
+        kept.sort(function (a, b) { return a[0] - b[0]; }).forEach(function (k) { layer.appendChild(k[1]); });
+      }
+    });
+  }
+  // An axis title whose text alone changed, plain text on one line, written into the title Plotly drew (a new
+  // title through Plotly.relayout costs a second pass over every default and a redraw of every axis, more than
+  // the traces' whole update). Plotly draws such a text as the text of its <text> element, centred: the same
+  // element with the new text. Returns false (Plotly.relayout then redraws it) in any other case.
+  const PLAIN = /^[^<>&$%\n\r]+$/;
+  function titleText(t) { return (t === undefined || t === null ? "" : typeof t === "string" ? t : String(t.text || "")).trim(); }
+  function titleRest(t) {
+    if (!t || typeof t !== "object") return "{}";
+    const o = Object.assign({}, t);
+    delete o.text;
+    return JSON.stringify(o);
+  }
+  function titleNode(el, k, was, now) {
+    const a = titleText(was), b = titleText(now);
+    if (titleRest(was) !== titleRest(now) || !PLAIN.test(a) || !PLAIN.test(b)) return null;
+    const nodes = el.querySelectorAll("text." + k.charAt(0) + k.slice(5) + "title");
+    if (nodes.length !== 1 || nodes[0].childElementCount || nodes[0].textContent !== a) return null;
+    return { node: nodes[0], text: b };
+  }
   function update(gd, data, layout, config) {
     const el = typeof gd === "string" ? document.getElementById(gd) : gd;
     const s = state.get(el);
@@ -178,36 +266,75 @@
       s.next = [data, layout, config];
       return s.busy;
     }
-    if (!s || !s.key || !el._fullLayout || !el.on) return Plotly.react(el, data, layout, config);
+    if (!s || !s.key || !s.data || !el._fullLayout || !el.on) return Plotly.react(el, data, layout, config);
     const d = adaptData(el, data), l = adaptLayout(el, layout), c = adaptConfig(config);
     const key = keyOf(d, l, c);
     const fast = key && key.layout === s.key.layout && key.traces.length === s.key.traces.length &&
       key.traces.every(function (t, i) { return t === s.key.traces[i]; });
     if (!fast) return Plotly.react(el, data, layout, config);
-    const moved = {};
+    const ranges = {};
     let rescale = false;
     Object.keys(key.ranges).forEach(function (k) {
       const was = s.key.ranges[k], now = key.ranges[k];
-      if (!was || was[0] !== now[0] || was[1] !== now[1]) { moved[k + ".range"] = now.slice(); rescale = true; }
+      if (!was || was[0] !== now[0] || was[1] !== now[1]) { ranges[k + ".range"] = now.slice(); rescale = true; }
     });
+    const changed = [];
+    d.forEach(function (t, i) { if (moved(t, s.data[i])) changed.push(i); });
+    const titles = {}; // for Plotly.relayout
+    const written = []; // titles written here
+    const frameLayout = {}; // the new titles written here, for Plotly's layout
     Object.keys(key.titles).forEach(function (k) {
-      if (key.titles[k] !== s.key.titles[k]) {
-        moved[k + ".title"] = l[k].title === undefined ? null : l[k].title;
-        rescale = true;
-      }
+      if (key.titles[k] === s.key.titles[k]) return;
+      const now = l[k].title === undefined ? null : l[k].title;
+      const w = changed.length && titleNode(el, k, s.layout && s.layout[k] && s.layout[k].title, now);
+      if (w) { written.push(w); frameLayout[k + ".title.text"] = w.text; }
+      else titles[k + ".title"] = now;
     });
     s.args = [data, layout, config];
     s.key = key;
+    s.data = d;
+    s.layout = l;
+    const relayout = Object.assign({}, ranges, titles);
+    if (!changed.length) { // the axes alone, or nothing: every move is answered by plotly_afterplot
+      if (Object.keys(relayout).length) return Plotly.relayout(el, relayout);
+      queueMicrotask(function () { el.emit("plotly_afterplot"); });
+      return Promise.resolve(el);
+    }
+    const p = forPlotly(d);
+    // Which traces Plotly.animate draws. When a range moves, none: Plotly.relayout then redraws every trace with
+    // the axis (the new values are put in the plot's data for Plotly.animate to compute). Otherwise the changed
+    // ones (scatter traces only, with at least one drawn, as Plotly drops a layer with no trace drawn in it, and
+    // none filled to the next), or all.
+    let traces;
+    if (rescale) {
+      el.data = p;
+      traces = [];
+    } else if (d.every(function (t) { return (t.type || "scatter") === "scatter" && !t.stackgroup && !t.zorder &&
+        !/^tonext/.test(t.fill || ""); })) {
+      traces = changed.slice();
+      if (!traces.some(function (i) { return drawable(p[i]); })) {
+        const one = p.findIndex(drawable);
+        if (one >= 0) traces.push(one);
+      }
+      traces.sort(function (a, b) { return a - b; });
+    } else {
+      traces = d.map(function (_, i) { return i; });
+    }
     let drawn = false;
     function started() {
       el.removeListener("plotly_transitioning", started);
       drawn = true;
       // Plotly draws the traces synchronously right after this event (no transition): a microtask queued now
-      // runs once they are drawn, in the same task, before the page is painted. It moves the ranges and titles
-      // that moved (Plotly.relayout redraws those axes and the traces on them, then emits plotly_afterplot), or
-      // else emits plotly_afterplot.
+      // runs once they are drawn, in the same task, before the page is painted. It tidies the layer, writes the
+      // titles and moves the ranges and the other titles that moved (Plotly.relayout redraws those axes and the
+      // traces on them, then emits plotly_afterplot), or else emits plotly_afterplot.
       queueMicrotask(function () {
-        if (rescale) Plotly.relayout(el, moved);
+        if (traces.length) tidy(el);
+        written.forEach(function (w) {
+          w.node.textContent = w.text;
+          w.node.setAttribute("data-unformatted", w.text);
+        });
+        if (Object.keys(relayout).length) Plotly.relayout(el, relayout);
         else el.emit("plotly_afterplot");
       });
     }
@@ -216,8 +343,8 @@
       // Plotly.animate settles at the next animation frame (its frame loop then stops): a later update waits
       // for it, so that its own frame starts at once.
       try {
-        Plotly.animate(el, { data: d, traces: d.map(function (_, i) { return i; }), layout: {} }, NO_TRANSITION)
-          .then(resolve, resolve);
+        Plotly.animate(el, { data: traces.map(function (i) { return p[i]; }), traces: traces, layout: frameLayout },
+          NO_TRANSITION).then(resolve, resolve);
       } catch (e) {
         resolve();
       }
