@@ -41,9 +41,9 @@
 //   Anything else falls back to Plotly.react. An update asked for while a fast one is finishing (Plotly.animate
 //   settles at the next animation frame) is drawn right after it (only the latest).
 //   To stay on the fast path: compute the ranges yourself (a round number above the data; a range that moves
-//   costs a redraw of that axis and of every trace), hide a series by emptying its values (x: [], y: [] for a line; null for a bar's
-//   segment), not with `visible`, and keep what moves out of the layout's annotations and shapes (a line is a
-//   scatter trace; over a category axis, on an overlaying linear axis with a fixed range).
+//   costs a redraw of that axis and of every trace), hide a series by emptying its values (x: [], y: [] for a
+//   line; null for a bar's segment), not with `visible`, and keep what moves out of the layout's annotations and
+//   shapes (a line is a scatter trace; over a category axis, on an overlaying linear axis with a fixed range).
 // * Charts.toggles({id, legend, items: [{key, label, color, dash}], hidden: Set, onChange(hidden, key)}) ->
 //   a fieldset of checkboxes (ids id-0, id-1, ...; class explorer-toggles, so no others are made here), one per
 //   series with its colour swatch (a dashed line when dash), checked when its key is not in `hidden`; a change
@@ -132,7 +132,8 @@
         const st = state.get(el);
         if (st) st.key = null;
         return original.call(this, gd, Object.assign({}, fig, {
-          data: forPlotly(adaptData(el, fig.data)), layout: adaptLayout(el, fig.layout), config: adaptConfig(fig.config) }));
+          data: forPlotly(adaptData(el, fig.data)), layout: adaptLayout(el, fig.layout),
+          config: adaptConfig(fig.config) }));
       }
       const s = state.get(el) || { hidden: new Set(), own: false };
       s.args = [data, layout, config];
@@ -243,9 +244,11 @@
   // An axis title whose text alone changed, plain text on one line, written into the title Plotly drew (a new
   // title through Plotly.relayout costs a second pass over every default and a redraw of every axis, more than
   // the traces' whole update). Plotly draws such a text as the text of its <text> element, centred: the same
-  // element with the new text. Returns false (Plotly.relayout then redraws it) in any other case.
+  // element with the new text. Null (Plotly.relayout then redraws it) in any other case.
   const PLAIN = /^[^<>&$%\n\r]+$/;
-  function titleText(t) { return (t === undefined || t === null ? "" : typeof t === "string" ? t : String(t.text || "")).trim(); }
+  function titleText(t) {
+    return (t === undefined || t === null ? "" : typeof t === "string" ? t : String(t.text || "")).trim();
+  }
   function titleRest(t) {
     if (!t || typeof t !== "object") return "{}";
     const o = Object.assign({}, t);
