@@ -208,10 +208,22 @@ def assert_every_move_changes(
         before_chart = drawn(page) if drawn else chart(page, name)
         before_out = outputs(page, name)
         move()
+        # an update asked for while the previous one is still finishing is drawn right after it: poll, a while
         after_chart = drawn(page) if drawn else chart(page, name)
+        for _ in range(100):
+            if after_chart != before_chart:
+                break
+            page.wait_for_timeout(50)
+            after_chart = drawn(page) if drawn else chart(page, name)
         assert after_chart != before_chart, f"{label}: the chart did not change"
         if prints == [] or prints[0]:
-            assert outputs(page, name) != before_out, f"{label}: no printed value changed"
+            after_out = outputs(page, name)
+            for _ in range(100):
+                if after_out != before_out:
+                    break
+                page.wait_for_timeout(50)
+                after_out = outputs(page, name)
+            assert after_out != before_out, f"{label}: no printed value changed"
 
 
 def resize(page: Any) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser.cells import cells
-from tests.browser.cit_sandbox import chart, open_chart, outputs, plot_config, plot_height, unlabelled
+from tests.browser.explorer_sandbox import chart, open_chart, outputs, plot_config, plot_height, unlabelled
 from tests.conftest import PROJECT
 
 pytestmark = pytest.mark.browser
