@@ -75,7 +75,9 @@ def test_a_change_other_pages_see_renders_them_again(
     elif what == "a glossary entry":
         box.content("content/glossary/enob.md", lambda t: t + "\nOne more line about ENOB.\n")
     elif what == "a figure used on a page":
-        box.content("content/cit/optics.md", lambda t: t + "\nThe analysis puts the demo share at :fig[ana.demo.share].\n")
+        box.content(
+            "content/cit/optics.md", lambda t: t + "\nThe analysis puts the demo share at :fig[ana.demo.share].\n"
+        )
     else:
         box.content("templates/base.html", lambda t: t.replace("</body>", "<!-- changed --></body>", 1))
     log = build(box, capsys)
