@@ -50,6 +50,8 @@
 //   updates `hidden` and calls onChange. Put it next to the plot and redraw from onChange.
 // * Charts.roundUp(x): the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above x, for the top of a
 //   fixed axis range.
+// * Charts.el(tag, {text, className, other attributes}, [children]): a new element (string children as text),
+//   what every explorer builds its controls with.
 (function () {
   "use strict";
   if (typeof Plotly === "undefined") return;
@@ -375,7 +377,7 @@
     for (let i = 0; i < steps.length; i++) if (steps[i] * p >= x * (1 - 1e-12)) return steps[i] * p;
     return 10 * p;
   }
-  window.Charts = { update: update, toggles: toggles, roundUp: roundUp };
+  window.Charts = { update: update, toggles: toggles, roundUp: roundUp, el: node };
 
   function plots() { return Array.from(document.querySelectorAll("figure.chart .js-plotly-plot")); }
 

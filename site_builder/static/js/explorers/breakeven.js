@@ -8,7 +8,7 @@
   const NAME = "breakeven";
   const holder = document.getElementById("chart-" + NAME);
   const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.breakeven) return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.breakeven) return;
   const port = window.Ports.breakeven;
   const data = JSON.parse(raw.textContent);
   const model = data.model;
@@ -20,16 +20,7 @@
 
   const state = { bandwidth: d0.bandwidth, basis: d0.basis, budget: d0.budget, mean: d0.mean, point: null };
 
-  function el(tag, props, children) {
-    const e = document.createElement(tag);
-    Object.keys(props || {}).forEach(function (k) {
-      if (k === "text") e.textContent = props[k];
-      else if (k === "className") e.className = props[k];
-      else e.setAttribute(k, props[k]);
-    });
-    (children || []).forEach(function (c) { e.appendChild(c); });
-    return e;
-  }
+  const el = window.Charts.el; // an element with its properties and children
   function id(part) { return NAME + "-" + part; }
   function position(bw) { return Math.log10(bw / 1e9); }
   // Tight rows, so the whole explorer fits a 16:9 slide.

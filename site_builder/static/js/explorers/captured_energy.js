@@ -8,7 +8,7 @@
   const NAME = "captured_energy";
   const holder = document.getElementById("chart-" + NAME);
   const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.capturedEnergy) return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.capturedEnergy) return;
   const port = window.Ports.capturedEnergy;
   const data = JSON.parse(raw.textContent);
   const d0 = data.defaults;
@@ -21,16 +21,7 @@
   const state = { run: d0.run, tensor: d0.tensor, log: false, shown: {} };
   SELECTORS.forEach(function (s) { state.shown[s] = true; });
 
-  function el(tag, props, children) {
-    const e = document.createElement(tag);
-    Object.keys(props || {}).forEach(function (k) {
-      if (k === "text") e.textContent = props[k];
-      else if (k === "className") e.className = props[k];
-      else e.setAttribute(k, props[k]);
-    });
-    (children || []).forEach(function (c) { e.appendChild(c); });
-    return e;
-  }
+  const el = window.Charts.el; // an element with its properties and children
   function id(part) { return NAME + "-" + part; }
 
   // ---------------------------------------------------------------------------------------- controls

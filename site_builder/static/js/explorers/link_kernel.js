@@ -8,7 +8,7 @@
   const NAME = "link_kernel";
   const holder = document.getElementById("chart-" + NAME);
   const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.linkKernel) return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.linkKernel) return;
   const port = window.Ports.linkKernel;
   const data = JSON.parse(raw.textContent);
   const model = data.model;
@@ -29,16 +29,7 @@
 
   const state = { variant: d0.variant, budget: d0.budget, planes: d0.planes, fpga: d0.fpga };
 
-  function el(tag, props, children) {
-    const e = document.createElement(tag);
-    Object.keys(props || {}).forEach(function (k) {
-      if (k === "text") e.textContent = props[k];
-      else if (k === "className") e.className = props[k];
-      else e.setAttribute(k, props[k]);
-    });
-    (children || []).forEach(function (c) { e.appendChild(c); });
-    return e;
-  }
+  const el = window.Charts.el; // an element with its properties and children
   function id(part) { return NAME + "-" + part; }
   // Tight rows, so the whole explorer fits a 16:9 slide.
   function compact(table) {

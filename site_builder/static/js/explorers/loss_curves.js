@@ -50,16 +50,7 @@
   const state = { axis: "steps", target: data.default_target, shown: {} };
   data.series.forEach(function (s) { state.shown[s.id] = s.visible; });
 
-  function el(tag, props, children) {
-    const e = document.createElement(tag);
-    Object.keys(props || {}).forEach(function (k) {
-      if (k === "text") e.textContent = props[k];
-      else if (k === "className") e.className = props[k];
-      else e.setAttribute(k, props[k]);
-    });
-    (children || []).forEach(function (c) { e.appendChild(c); });
-    return e;
-  }
+  const el = window.Charts.el; // an element with its properties and children
   function id(part) { return NAME + "-" + part; }
   function swatch(color) {
     const s = el("span", { "aria-hidden": "true" });

@@ -45,16 +45,7 @@
     dataOnEngines: d0.data_on_engines,
   };
 
-  function el(tag, props, children) {
-    const e = document.createElement(tag);
-    Object.keys(props || {}).forEach(function (k) {
-      if (k === "text") e.textContent = props[k];
-      else if (k === "className") e.className = props[k];
-      else e.setAttribute(k, props[k]);
-    });
-    (children || []).forEach(function (c) { e.appendChild(c); });
-    return e;
-  }
+  const el = window.Charts.el; // an element with its properties and children
   function id(part) { return NAME + "-" + part; }
 
   // ---------------------------------------------------------------------------------------- controls

@@ -28,16 +28,7 @@
   data.points.forEach(function (p) { Object.keys(p.loss).forEach(function (k) { extend(p.loss[k]); }); });
   const yRange = [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1];
 
-  function el(tag, props, children) {
-    const e = document.createElement(tag);
-    Object.keys(props || {}).forEach(function (k) {
-      if (k === "text") e.textContent = props[k];
-      else if (k === "className") e.className = props[k];
-      else e.setAttribute(k, props[k]);
-    });
-    (children || []).forEach(function (c) { e.appendChild(c); });
-    return e;
-  }
+  const el = window.Charts.el; // an element with its properties and children
 
   // ---------------------------------------------------------------------------------------- controls
   const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Explorer settings" });

@@ -8,7 +8,7 @@
   const NAME = "transit";
   const holder = document.getElementById("chart-" + NAME);
   const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Ports || !window.Ports.transit) return;
+  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.transit) return;
   const port = window.Ports.transit;
   const data = JSON.parse(raw.textContent);
   const model = data.model;
@@ -34,16 +34,7 @@
     shown: { compute: true, module: true, latency: true, intra: true, wan: true },
   };
 
-  function el(tag, props, children) {
-    const e = document.createElement(tag);
-    Object.keys(props || {}).forEach(function (k) {
-      if (k === "text") e.textContent = props[k];
-      else if (k === "className") e.className = props[k];
-      else e.setAttribute(k, props[k]);
-    });
-    (children || []).forEach(function (c) { e.appendChild(c); });
-    return e;
-  }
+  const el = window.Charts.el; // an element with its properties and children
   function id(part) { return NAME + "-" + part; }
 
   function variantName(v, budget) {
