@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import pickle
-import re
 import shutil
 import signal
 import time
@@ -82,6 +81,7 @@ class Models:
         self.cache = results_cache.ResultsCache(paths.cache)
         self._inputs: Inputs | None = None
         self._figure_texts: str | None = None
+        self._doc_digests: tuple[dict[str, Produced], list[str]] | None = None
         self.payload_digests: dict[str, str] = {}  # explorer -> SHA-256 of its payload's JSON
 
     @property
@@ -133,16 +133,20 @@ class Models:
                 self.cache.hits.append(p.name)
         return {p.name: Produced.from_cache(texts[p.name]) for p in PRODUCERS}
 
+    def _explorer_key(self, e: Explorer, docs: dict[str, Produced]) -> str:
+        """An explorer's cache key: its module's source and the documents it reads (hashed once per build)."""
+        if self._doc_digests is None or self._doc_digests[0] is not docs:
+            digests = [f"{n} {hashlib.sha256(d.json_text.encode()).hexdigest()}" for n, d in sorted(docs.items())]
+            self._doc_digests = (docs, digests)
+        return results_cache.key_of((e.module_name,), self.digests, self._doc_digests[1])
+
     def explorer_cases(self, e: Explorer, docs: dict[str, Produced]) -> str:
         """An explorer's parity cases (cached: keyed by its module's source and the documents they come from)."""
-        doc_digests = [f"{n} {hashlib.sha256(d.json_text.encode()).hexdigest()}" for n, d in sorted(docs.items())]
-        key = results_cache.key_of((e.module_name,), self.digests, doc_digests)
-        return self.cache.get_or_compute(f"cases-{e.name}", key, lambda: e.cases_json(docs))
+        return self.cache.get_or_compute(f"cases-{e.name}", self._explorer_key(e, docs), lambda: e.cases_json(docs))
 
     def explorer_payload(self, e: Explorer, docs: dict[str, Produced]) -> Any:
         """The data an explorer's page code draws (cached like its cases; JSON, as the page embeds it)."""
-        doc_digests = [f"{n} {hashlib.sha256(d.json_text.encode()).hexdigest()}" for n, d in sorted(docs.items())]
-        key = results_cache.key_of((e.module_name,), self.digests, doc_digests)
+        key = self._explorer_key(e, docs)
 
         def compute() -> str:
             return json.dumps(e.payload(docs), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
@@ -161,7 +165,7 @@ class Models:
             self._figure_texts = h.hexdigest()
         text = hashlib.sha256(f"{page.label}\0{page.body}".encode()).hexdigest()
         key = results_cache.key_of(("site_builder.collect",), self.digests, [self._figure_texts, text])
-        name = "parse-" + (re.sub(r"[^a-z0-9]+", "-", page.label.lower()).strip("-") or "page")
+        name = results_cache.entry_name("parse", page.label)
         body = self.cache.read_bytes(name, key)
         if body is not None:
             try:
@@ -196,7 +200,7 @@ class Models:
         """A results file's sections and tables (cached: keyed by its text and the table parser's source)."""
         text = hashlib.sha256(rf.text.encode()).hexdigest()
         key = results_cache.key_of(("site_builder.mdtables",), [text])
-        name = "sections-" + re.sub(r"[^a-z0-9]+", "-", rf.label.lower()).strip("-")
+        name = results_cache.entry_name("sections", rf.label)
         body = self.cache.read_bytes(name, key)
         if body is not None:
             with contextlib.suppress(Exception):  # our own entry: its digest line was checked

@@ -132,6 +132,11 @@ def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable
     return h.hexdigest()
 
 
+def entry_name(kind: str, label: str) -> str:
+    """A cache entry's name for one file or page: ``kind-`` and the label in lowercase letters, digits and hyphens."""
+    return f"{kind}-" + (re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "root")
+
+
 class ResultsCache:
     """Entries in ``folder``: ``<name>.<key>`` holding a digest line, then the payload."""
 

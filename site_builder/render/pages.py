@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from markupsafe import Markup
 
 from site_builder import static_assets
 from site_builder.assemble import SeriesData, source_links
-from site_builder.cache import ResultsCache
+from site_builder.cache import ResultsCache, entry_name
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
 from site_builder.figures import Registry, ResultsFile
@@ -67,7 +66,7 @@ class PageRenderer:
 
     def render(self, p: PlannedPage, key: str | None = None) -> None:
         """Render ``p``; with a ``key`` and a cache, a page rendered before from the same inputs is written from it."""
-        name = "page-" + (re.sub(r"[^a-z0-9]+", "-", p.url.lower()).strip("-") or "home")
+        name = entry_name("page", p.url or "home")
         if key is not None and self.cache is not None:
             stored = self.cache.read_bytes(name, key)
             if stored is not None:
