@@ -60,6 +60,9 @@ def ladder(docs: Mapping[str, Produced]) -> list[dict[str, str]]:
     return [{"text": fmt.fixed(r["target"], 3), "config": r["config"]} for r in _data(docs)["ladder"]]
 
 
+EVAL_EVERY = "exp.setting.eval_every"
+
+
 def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
     data = _data(docs)
     curves, steps = data["curves"], data["steps_per_seed"]
@@ -68,6 +71,8 @@ def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
         "groups": [{"id": g, "name": name} for g, name in GROUPS],
         "ladder": targets,
         "default_target": DEFAULT_TARGET,
+        # how often the runs were evaluated, as the registered figure prints it (the chart's caption says it)
+        "eval_every": docs["experiment"].parsed["figures"][EVAL_EVERY]["text"],
         "series": [
             {
                 "id": cid,

@@ -148,7 +148,8 @@
     text: "Mean over seeds; the grey band around a configuration's curve spans its seeds' lowest to highest " +
       "loss. The dashed line is the chosen loss of the steps ladder (each target is a configuration's final " +
       "loss) and a diamond marks where each configuration first reaches it, averaged over its seeds " +
-      "(evaluations every 200 steps). Show or hide configurations with the checkboxes. Source: experiment results, §2 and §4.",
+      "(evaluations every " + data.eval_every + " steps). Show or hide configurations with the checkboxes. " +
+      "Source: experiment results, §2 and §4.",
   });
 
   holder.textContent = "";
