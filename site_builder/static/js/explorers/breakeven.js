@@ -103,7 +103,8 @@
     return head;
   }
   const crossTable = compact(el("table", { className: "explorer-values" }, [
-    el("caption", { text: "Break-evens, 0.1 to 1,000 GB/s" }),
+    el("caption", { text: "Break-evens, " + port.grouped(Math.pow(10, SLIDER[0]), 1) + " to " +
+      port.grouped(Math.pow(10, SLIDER[1])) + " GB/s" }),
     el("thead", {}, [el("tr", {}, [el("th", { scope: "col", text: "Challenger vs incumbent" }),
       el("th", { scope: "col", text: "Crossing" }), el("th", { scope: "col", text: "Gb/s" }),
       el("th", { scope: "col", text: "Wins" })])]),

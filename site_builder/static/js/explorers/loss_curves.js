@@ -190,7 +190,7 @@
       const on = state.shown[s.id];
       out.push({
         x: on ? s[key] : NONE, y: on ? s.mean : NONE,
-        name: s.name + (s.nseeds > 1 ? " (" + s.nseeds + " seeds)" : " (1 seed)"),
+        name: s.name + " (" + s.nseeds + (s.nseeds > 1 ? " seeds)" : " seed)"),
         legendgroup: s.id, visible: true, type: "scatter", mode: "lines",
         line: { color: s.color, width: 2 },
         hovertemplate: s.name + "<br>%{x}<br>loss %{y:.3f}<extra></extra>",

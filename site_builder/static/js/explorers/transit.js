@@ -70,6 +70,13 @@
     return set;
   }
 
+  // The caption's workers and illustrative links, from the payload (every topology has the same workers in all).
+  const WORKERS = Array.from(new Set(data.shapes.map(function (sh) { return sh[0] * sh[1]; }))).join(" or ");
+  const illustrative = Object.keys(model.links).filter(function (k) { return model.links[k].illustrative; })
+    .map(function (k) { return model.links[k].name; });
+  const ILLUSTRATIVE = illustrative.length > 1
+    ? illustrative.slice(0, -1).join(", ") + " and " + illustrative[illustrative.length - 1] : illustrative.join("");
+
   const shapeSet = radios("shape", "Data centres × workers each",
     data.shapes.map(function (s) { return [s[0] + "x" + s[1], s[0] + " DC × " + s[1]]; }), state.shape);
   const wanSelect = select("wan", "Link between data centres",
@@ -157,11 +164,11 @@
   outputs.style.alignItems = "start";
   const plot = el("div", { className: "explorer-plot", id: id("plot") });
   const caption = el("figcaption", {
-    text: "Closed form of the training-transit simulation, computed in your browser: 8 workers on H100s, each step " +
+    text: "Closed form of the training-transit simulation, computed in your browser: " + WORKERS + " workers on H100s, each step " +
       "the worker's compute, the module's stream (E, E′) and one sync built as rounds of a collective. A round's " +
       "time is its latency plus its bytes over the slower of link and module port. Time to the target = the " +
-      "measured whole steps × the step time. C′ and E′ are hypothetical; the 8 Gb/s, 400G and 800G links are " +
-      "illustrative. Source: simulation results, §2, §5 and §6.",
+      "measured whole steps × the step time. C′ and E′ are hypothetical, and these links illustrative: " +
+      ILLUSTRATIVE + ". Source: simulation results, §2, §5 and §6.",
   });
 
   holder.textContent = "";
