@@ -2,9 +2,9 @@
 
 One function per section (``_section_*``) over a shared :class:`_Context`: the inputs, the presets and what is
 computed once and reused by later sections (the topologies, every shown step plan, the times to target). The
-discrete-event runs of section 9 are independent points; they run in parallel processes (``SITE_BUILDER_JOBS``
-sets how many, 1 runs them in this process) and are gathered in point order, so the document is the same
-byte for byte however they ran.
+discrete-event runs of section 9 (:mod:`site_builder.models.simulation.fifo`) are independent points; they run
+in parallel processes (``SITE_BUILDER_JOBS`` sets how many, 1 runs them in this process) and are gathered in
+point order, so the document is the same byte for byte however they ran.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from site_builder import fmt, processes
 from site_builder.models.simulation import closed_form as cf
-from site_builder.models.simulation import engine
+from site_builder.models.simulation import fifo
 from site_builder.models.simulation.breakeven import REL_TOL, Crossing, crossing
 from site_builder.models.simulation.collectives import Topology, wire_bytes_per_worker
 from site_builder.models.simulation.extrapolate import diloco_time, scaled_sizes
@@ -198,8 +198,8 @@ class EnginePoint:
     seed: int
 
 
-def _run_point(p: EnginePoint) -> engine.EngineResult:
-    return engine.simulate(p.plan, p.syncs, p.load, p.seed)
+def _run_point(p: EnginePoint) -> fifo.EngineResult:
+    return fifo.simulate(p.plan, p.syncs, p.load, p.seed)
 
 
 def engine_jobs(jobs: int | None, points: int) -> int:
@@ -208,7 +208,7 @@ def engine_jobs(jobs: int | None, points: int) -> int:
     return max(1, min(jobs if jobs is not None else processes.allowed_jobs(), points))
 
 
-def run_engine_points(points: list[EnginePoint], jobs: int | None = None) -> list[engine.EngineResult]:
+def run_engine_points(points: list[EnginePoint], jobs: int | None = None) -> list[fifo.EngineResult]:
     """Run independent engine points, in parallel processes when more than one job is allowed. Each point
     carries its own seed and the results come back in point order, so they are the same however they ran."""
     workers = engine_jobs(jobs, len(points))
@@ -688,7 +688,7 @@ def _shared_wan_plan(ctx: _Context, v: str, b: str | None) -> tuple[cf.StepPlan,
 def _section_shared_wan(ctx: _Context) -> dict[str, dict[str, Any]]:
     s = ctx.doc.section("9. A shared WAN (discrete-event engine)")
     s.text(
-        f"Other jobs' traffic on every WAN egress: Poisson arrivals of {fmt.grouped(engine.BACKGROUND_TRANSFER_BYTES / 1e6)} MB "
+        f"Other jobs' traffic on every WAN egress: Poisson arrivals of {fmt.grouped(fifo.BACKGROUND_TRANSFER_BYTES / 1e6)} MB "
         "transfers (illustrative) at a load given as a share of the link. The sync's WAN transfers are cut into "
         "1 MB chunks and queue FIFO with them. Mean step over "
         f"{SHARED_WAN_SYNCS} syncs, {ctx.home.label}, seed {SHARED_WAN_SEED}; the spread is the range of the "
@@ -1010,8 +1010,10 @@ _INTRO = """\
 The experiment counted steps and bytes; this model turns them into seconds and joules for 8 workers training
 across data centres. Each step is the worker's compute, then (where a module is used) the module's stream,
 then one sync of the update, built as rounds of a collective on a topology of data centres joined by a WAN.
-Every figure comes from a closed form; a SimPy discrete-event engine runs the same rounds over links modelled
-as queues, equals the closed form at zero background load, and alone can show a WAN shared with other jobs.
+Every figure comes from a closed form; a discrete-event model runs the same rounds over links modelled as
+FIFO queues (each transfer starts at the later of its arrival and the end of the work queued before it; a SimPy
+event simulation of the same model gives the same step times, bit for bit, in the tests), equals the closed form
+at zero background load, and alone can show a WAN shared with other jobs.
 
 Conventions, in short: compute = 6·N·tokens per worker at 989 TFLOP/s × MFU 0.40; a ring round lasts latency +
 bytes ÷ bandwidth; across DCs collectives are hierarchical (NDR inside a DC, the DC's workers sharing its WAN

@@ -11,7 +11,7 @@ import yaml
 
 from site_builder.errors import InputError
 from site_builder.models.simulation import closed_form as cf
-from site_builder.models.simulation import engine
+from site_builder.models.simulation import engine, fifo
 from site_builder.models.simulation.breakeven import bisect, crossing
 from site_builder.models.simulation.collectives import wire_bytes_per_worker
 from site_builder.models.simulation.inputs import steps_to
@@ -172,3 +172,47 @@ def test_presets_not_a_mapping() -> None:
     with pytest.raises(InputError) as err:
         validate_presets(["not", "a", "mapping"], "presets.yaml")
     assert str(err.value) == "presets.yaml: (top level): expected a mapping, found list ['not', 'a', 'mapping']"
+
+
+def test_fifo_recurrence_equals_the_simpy_engine(presets: Presets) -> None:
+    """The results run the FIFO recurrences; the SimPy event simulation of the same model is the reference:
+    every step time equal, bit for bit, for every variant and budget on every topology, at several loads."""
+    inputs = sim_inputs()
+    compared = 0
+    for topo in cf.topologies(presets).values():
+        for v in cf.VARIANTS:
+            for budget in ("free", "low", "high") if v in cf.MODULE_VARIANTS else ("free",):
+                plan = cf.build_plan(inputs, presets, v, topo, budget)
+                if any(r.port_first for r in plan.rounds if r.scope == "wan"):
+                    continue  # store-and-forward WAN rounds are refused by both (test below)
+                for load, seed in ((0.0, 0), (0.5, 7), (0.9, 11)):
+                    ours = fifo.simulate(plan, syncs=4, load=load, seed=seed)
+                    assert ours == engine.simulate(plan, syncs=4, load=load, seed=seed), (topo.key, v, budget, load)
+                    compared += 1
+    assert compared > 50
+
+
+def test_fifo_recurrence_equals_the_simpy_engine_on_every_published_point(
+    presets: Presets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Section 9's own runs (200 syncs each, loads up to 0.9): the published means come from these."""
+    from site_builder.results import simulation as sim_results
+
+    points: list[sim_results.EnginePoint] = []
+
+    def capture(ps: list[sim_results.EnginePoint], jobs: int | None = None) -> list[fifo.EngineResult]:
+        points.extend(ps)
+        return [fifo.EngineResult((1.0,), 0) for _ in ps]  # the document's layout only needs values
+
+    monkeypatch.setattr(sim_results, "run_engine_points", capture)
+    sim_results.build_simulation_results(sim_inputs(), presets, jobs=1)
+    assert len(points) == 15
+    for p in points:
+        assert fifo.simulate(p.plan, p.syncs, p.load, p.seed) == engine.simulate(p.plan, p.syncs, p.load, p.seed)
+
+
+def test_both_engines_refuse_store_and_forward_wan_rounds_and_bad_loads(presets: Presets) -> None:
+    plan = cf.build_plan(sim_inputs(), presets, "A", cf.topologies(presets)["2dc4.100gbe"])
+    for simulate in (fifo.simulate, engine.simulate):
+        with pytest.raises(ValueError, match="load must be in"):
+            simulate(plan, syncs=1, load=1.0)

@@ -8,6 +8,9 @@ barrier at the end of the round (the ring's rounds are synchronised). WAN transf
 other jobs' traffic can interleave with them: the other jobs arrive as a Poisson process of fixed-size
 transfers on every WAN egress, drawn from a seeded NumPy Generator. At zero load the engine reproduces the
 closed form (a test checks 1e-12). The engine is pure: a run depends only on its arguments.
+
+It is the reference for :mod:`.fifo`, which computes the same model without an event per transfer and is
+what the results run: tests require the two to give the same step times, bit for bit.
 """
 
 from __future__ import annotations
@@ -16,26 +19,13 @@ import functools
 import math
 from collections import deque
 from collections.abc import Generator
-from dataclasses import dataclass
 
 import numpy as np
 import simpy
 
 from .closed_form import StepPlan
 from .collectives import Round
-
-BACKGROUND_TRANSFER_BYTES = 1.0e6  # illustrative: other jobs' transfers are 1 MB each (deck/issue)
-CHUNK_BYTES = 1.0e6  # the sync's WAN transfers are cut into chunks of at most this size
-
-
-@dataclass(frozen=True)
-class EngineResult:
-    step_times: tuple[float, ...]
-    background_transfers: int
-
-    @property
-    def mean_step(self) -> float:
-        return sum(self.step_times) / len(self.step_times)
+from .fifo import BACKGROUND_TRANSFER_BYTES, CHUNK_BYTES, EngineResult
 
 
 class _Link:
