@@ -21,7 +21,9 @@ event engine spends a dozen events per transfer.
 
 from __future__ import annotations
 
+import bisect
 import heapq
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -46,77 +48,72 @@ class EngineResult:
 
 
 class _Arrivals:
-    """Other jobs' transfers: arrival times (the running sum of the gaps) and the link each goes to."""
+    """Other jobs' transfers: the arrival times (the running sum of the gaps, in draw order) on each link.
 
-    __slots__ = ("_gaps", "_i", "_which", "link", "links", "next", "rng", "scale")
+    Links do not affect each other, so each link's arrivals are kept apart and read only when that link is
+    used; they are drawn in blocks, as the event engine draws them, as far as the latest time asked for.
+    """
 
     def __init__(self, rng: np.random.Generator, total_rate: float, links: int) -> None:
         self.rng, self.scale, self.links = rng, 1.0 / total_rate, links
-        self._gaps: list[float] = []
-        self._which: list[int] = []
-        self._i = 0
-        self.next = 0.0
-        self.link = 0
-        self.advance()
+        self.times: list[list[float]] = [[] for _ in range(links)]
+        self.last = 0.0  # the latest arrival drawn
 
-    def advance(self) -> None:
-        i = self._i
-        if i >= len(self._gaps):
-            self._gaps = self.rng.exponential(self.scale, BLOCK).tolist()
-            self._which = self.rng.integers(0, self.links, BLOCK).tolist()
-            i = 0
-        self.next += self._gaps[i]
-        self.link = self._which[i]
-        self._i = i + 1
+    def cover(self, t: float) -> None:
+        """Draw blocks until an arrival at ``t`` or later has been drawn."""
+        while self.last < t:
+            gaps = self.rng.exponential(self.scale, BLOCK).tolist()
+            which = self.rng.integers(0, self.links, BLOCK)
+            at = np.array(list(itertools.accumulate(gaps, initial=self.last))[1:])  # one addition after another
+            for k in range(self.links):
+                self.times[k].extend(at[which == k].tolist())
+            self.last = float(at[-1])
 
 
 class _Wan:
-    """The WAN egresses' queues: for each, when its queued work ends, and its last other-job request if that
-    is still the last in the queue (its start, transfers held)."""
+    """The WAN egresses' queues: for each, when its queued work ends, its last other-job request if that is
+    still the last in the queue (its start, transfers held), and how many of its arrivals are queued."""
 
     def __init__(self, links: int, hold: float, arrivals: _Arrivals | None) -> None:
         self.end = [0.0] * links
         self.last_start: list[float | None] = [None] * links
         self.last_held = [0] * links
+        self.seen = [0] * links
         self.hold = hold
         self.arrivals = arrivals
-        self.count = 0
 
-    def background_until(self, t: float) -> None:
-        """Queue every other-job transfer that arrives before ``t``."""
+    def background_until(self, k: int, t: float) -> None:
+        """Queue every other-job transfer that arrives on link ``k`` before ``t``."""
         arr = self.arrivals
-        if arr is None or arr.next >= t:
+        if arr is None:
             return
-        end, last_start, last_held, hold = self.end, self.last_start, self.last_held, self.hold
-        a, k, gaps, which, i = arr.next, arr.link, arr._gaps, arr._which, arr._i
-        n = 0
-        while a < t:
-            start = last_start[k]
-            if start is not None and start > a:  # its last request is ours and still waiting: join it
-                last_held[k] += 1
-                end[k] = start + last_held[k] * hold
+        arr.cover(t)
+        times, i = arr.times[k], self.seen[k]
+        if i >= len(times) or times[i] >= t:
+            return
+        end, start, held, hold = self.end[k], self.last_start[k], self.last_held[k], self.hold
+        while i < len(times) and times[i] < t:
+            a = times[i]
+            if start is not None and start > a:
+                # the link's last request is ours and still waiting: every transfer that arrives before it
+                # starts (and before t) joins it, and its holding time grows by one transfer each
+                j = bisect.bisect_left(times, start if start < t else t, i)
+                held += j - i
+                end = start + held * hold
+                i = j
             else:
-                start = a if end[k] <= a else end[k]
-                last_start[k], last_held[k] = start, 1
-                end[k] = start + hold
-            n += 1
-            if i >= len(gaps):  # the next block, drawn as the event engine draws it
-                arr.next, arr._i = a, i
-                arr.advance()
-                a, k, gaps, which, i = arr.next, arr.link, arr._gaps, arr._which, arr._i
-                continue
-            a += gaps[i]
-            k = which[i]
-            i += 1
-        arr.next, arr.link, arr._i = a, k, i
-        self.count += n
+                start = a if end <= a else end
+                held = 1
+                end = start + hold
+                i += 1
+        self.end[k], self.last_start[k], self.last_held[k], self.seen[k] = end, start, held, i
 
-    def send(self, k: int, t: float, seconds: float) -> float:
-        """A sync chunk asks link ``k`` at ``t`` for ``seconds``; returns when it is through."""
-        start = t if self.end[k] <= t else self.end[k]
-        self.end[k] = start + seconds
-        self.last_start[k] = None  # the chunk is now last in the queue: nothing joins the request before it
-        return self.end[k]
+    def count_until(self, t: float) -> int:
+        """Other jobs' transfers that arrived before ``t``, on all links."""
+        if self.arrivals is None:
+            return 0
+        self.arrivals.cover(t)
+        return sum(bisect.bisect_left(times, t) for times in self.arrivals.times)
 
 
 def _wan_round(wan: _Wan, r: Round, t: float) -> float:
@@ -125,16 +122,23 @@ def _wan_round(wan: _Wan, r: Round, t: float) -> float:
     pieces = max(1, math.ceil(r.per_sender / CHUNK_BYTES))
     # (time of the sender's next request, sender, bytes left, chunks sent): senders at the same time go in order
     queue = [(t, s, r.per_sender, 0) for s in range(r.senders)]
+    end, last_start, sharing = wan.end, wan.last_start, r.sharing
+    background = wan.background_until if wan.arrivals is not None else None
     done = t
     while queue:
-        now, s, left, i = heapq.heappop(queue)
-        wan.background_until(now)
+        now, s, left, i = queue[0]
+        k = s // sharing
+        if background is not None:
+            background(k, now)
         size = left / (pieces - i)
         left -= size
-        through = wan.send(s // r.sharing, now, size / bw)
+        # the chunk joins link k's queue (as ``_Wan.send``): it starts when the work queued before it ends
+        through = end[k] = (now if end[k] <= now else end[k]) + size / bw
+        last_start[k] = None
         if i + 1 < pieces:
-            heapq.heappush(queue, (through, s, left, i + 1))
+            heapq.heapreplace(queue, (through, s, left, i + 1))
             continue
+        heapq.heappop(queue)
         if r.port_rate is not None:
             rest = t + r.port_time - through
             if rest > 0:
@@ -171,5 +175,4 @@ def simulate(plan: StepPlan, syncs: int, load: float = 0.0, seed: int = 0) -> En
             else:
                 t = t + r.time
         times.append(t - t0)
-    wan.background_until(t)
-    return EngineResult(tuple(times), wan.count)
+    return EngineResult(tuple(times), wan.count_until(t))
