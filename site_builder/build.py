@@ -103,20 +103,19 @@ class Models:
         return Produced.from_cache(self.cache.get_or_compute(p.name, key, lambda: self._compute(p)))
 
     def produce_all(self) -> dict[str, Produced]:
-        """Every results document, from the cache or computed. When more than one must be computed and one
-        runs processes of its own (the simulation), the others are computed meanwhile in a forked process:
-        the same documents, sooner on a machine with cores to spare."""
+        """Every results document, from the cache or computed. When more than one must be computed, they are
+        shared between this process and a forked one by their rough costs: the same documents, sooner on a
+        machine with a core to spare."""
         keys = {p.name: results_cache.key_of(p.entries, self.digests) for p in PRODUCERS}
         texts = {p.name: t for p in PRODUCERS if (t := self.cache.read(p.name, keys[p.name])) is not None}
         misses = [p for p in PRODUCERS if p.name not in texts]
-        here = [p for p in misses if p.own_processes]
-        beside = [p for p in misses if not p.own_processes]
+        here, beside = split_work(misses)
         side: processes.Beside[list[str]] | None = None
-        if here and beside and processes.allowed_jobs() > 1 and processes.can_fork():
+        if beside and processes.allowed_jobs() > 1 and processes.can_fork():
             _ = self.inputs  # read once, before the fork: the child inherits them
             side = processes.Beside(lambda: [self._compute(p) for p in beside])
         else:
-            here = misses
+            here, beside = misses, []
         try:
             for p in here:
                 texts[p.name] = self._compute(p)
@@ -227,6 +226,17 @@ class Models:
         entries = ("site_builder.results.experiment_vendored", *INPUT_MODULES)
         key = results_cache.key_of(entries, self.digests, [rf.label, rf.page])
         return json.loads(self.cache.get_or_compute(VENDORED, key, compute))
+
+
+def split_work(producers: list[Producer]) -> tuple[list[Producer], list[Producer]]:
+    """Two groups of about the same cost (largest first, each to the lighter group), in registry order."""
+    loads = [0.0, 0.0]
+    group: dict[str, int] = {}
+    for p in sorted(producers, key=lambda p: -p.cost):
+        g = 0 if loads[0] <= loads[1] else 1
+        group[p.name] = g
+        loads[g] += p.cost
+    return [p for p in producers if group[p.name] == 0], [p for p in producers if group[p.name] == 1]
 
 
 def load_pinned(paths: Paths) -> pins.Pinned:
@@ -375,7 +385,8 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
     with outdir.interrupts_as_errors():
         outdir.remove_stale_tmp(paths.out)
         try:
-            summary = _build(opts, paths, log, state)
+            with contextlib.ExitStack() as children:  # processes started beside the build are stopped with it
+                summary = _build(opts, paths, log, state, children)
         except outdir.Interrupted:
             _remove_own_tmp(paths.out)
             raise
@@ -383,7 +394,9 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
     return summary
 
 
-def _build(opts: Options, paths: Paths, log: Callable[[str], None], state: uptodate.State) -> Summary:
+def _build(
+    opts: Options, paths: Paths, log: Callable[[str], None], state: uptodate.State, children: contextlib.ExitStack
+) -> Summary:
     from site_builder import search
     from site_builder.render import extras, keys
     from site_builder.render.links import check_links
@@ -412,15 +425,19 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None], state: uptod
     # the checks below read only the code, data/ and the pinned inputs: the same files as the last successful
     # build into --out read means the same verdict, so they are not run again
     checked_before = state.unchanged(*(f"{d}/" for d in ("site_builder", "data", "vendor", "reference")))
-    if not checked_before:
-        check_drift(paths, docs, models)
-    c = models.cache
-    drift = "no drift (inputs as at the last build)" if checked_before else "no drift"
-    stage(
-        "models",
-        t0,
-        f"{len(docs)} results documents, {len(EXPLORERS)} explorers' cases ({len(c.misses)} computed, {len(c.hits)} from cache), {drift}",
-    )
+    drift_side: processes.Beside[tuple[list[str], int]] | None = None
+    n_docs = f"{len(docs)} results documents ({len(models.cache.misses)} computed, {len(models.cache.hits)} from cache)"
+    if checked_before:
+        stage("models", t0, f"{n_docs}, no drift (inputs as at the last build)")
+    elif processes.allowed_jobs() > 1 and processes.can_fork():
+        # the explorers' cases are computed and every committed file compared in a forked process while this
+        # one renders the site, which is swapped in only if that found no drift
+        drift_side = processes.Beside(lambda: _drift_checked(paths, docs, models))
+        children.callback(drift_side.cancel)
+        stage("models", t0, f"{n_docs}; the drift check runs beside")
+    else:
+        cases = _drift_checked(paths, docs, models)
+        stage("models", t0, f"{n_docs}, {_cases_note(cases)}, no drift")
 
     t0 = time.perf_counter()
     registry, files = build_registry(paths, models, docs)
@@ -525,6 +542,11 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None], state: uptod
         how = "unchanged pages: the cached index" if reused else "Pagefind"
         n_pages = sum(1 for u in renderer.written if not u.endswith(".html"))
         stage("search", t0, f"{n_files} index files for {n_pages} pages ({how})")
+        if drift_side is not None:
+            t0 = time.perf_counter()
+            cases = drift_side.result()
+            summary.computed += cases[0]
+            stage("drift", t0, f"{_cases_note(cases)}: results and cases equal the committed files, no drift")
         _swap(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -534,6 +556,17 @@ def _build(opts: Options, paths: Paths, log: Callable[[str], None], state: uptod
     summary.seconds = time.perf_counter() - t_start
     log(f"built {summary.pages} pages, {summary.figures} figures in {summary.seconds:.2f} s -> {out}")
     return summary
+
+
+def _drift_checked(paths: Paths, docs: dict[str, Produced], models: Models) -> tuple[list[str], int]:
+    """:func:`check_drift`; returns the cache entries it computed (explorers' cases) and how many it read."""
+    misses, hits = len(models.cache.misses), len(models.cache.hits)
+    check_drift(paths, docs, models)
+    return models.cache.misses[misses:], len(models.cache.hits) - hits
+
+
+def _cases_note(counts: tuple[list[str], int]) -> str:
+    return f"{len(EXPLORERS)} explorers' cases ({len(counts[0])} computed, {counts[1]} from cache)"
 
 
 def _remove_own_tmp(out: Path) -> None:

@@ -42,7 +42,7 @@ class Producer:
     series: str
     entries: tuple[str, ...]  # the modules whose source (and what they import) the document depends on
     build: Callable[[Inputs], ResultsDoc]
-    own_processes: bool = False  # runs work in processes of its own (the others are computed beside it)
+    cost: float = 0.1  # seconds it takes to compute, roughly (measured): only to share the work between processes
 
 
 @dataclass
@@ -116,6 +116,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "cit",
         ("site_builder.results.experiment", *INPUT_MODULES),
         _experiment,
+        cost=0.03,
     ),
     Producer(
         "analysis",
@@ -124,6 +125,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "fopttrn",
         ("site_builder.results.analysis", *INPUT_MODULES),
         _analysis,
+        cost=0.17,
     ),
     Producer(
         "simulation",
@@ -132,7 +134,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "cit",
         ("site_builder.results.simulation", "site_builder.results.sim_inputs", *INPUT_MODULES),
         _simulation,
-        own_processes=True,  # the discrete-event runs of section 9
+        cost=0.45,
     ),
     Producer(
         "trainers",
@@ -141,6 +143,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "fopttrn",
         ("site_builder.results.trainers", *INPUT_MODULES),
         _trainers,
+        cost=0.6,
     ),
 )
 assert all(p.series in SERIES for p in PRODUCERS)

@@ -2,21 +2,18 @@
 
 One function per section (``_section_*``) over a shared :class:`_Context`: the inputs, the presets and what is
 computed once and reused by later sections (the topologies, every shown step plan, the times to target). The
-discrete-event runs of section 9 (:mod:`site_builder.models.simulation.fifo`) are independent points; they run
-in parallel processes (``SITE_BUILDER_JOBS`` sets how many, 1 runs them in this process) and are gathered in
-point order, so the document is the same byte for byte however they ran.
+discrete-event runs of section 9 (:mod:`site_builder.models.simulation.fifo`) are independent points, each
+with its own seed.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from site_builder import fmt, processes
+from site_builder import fmt
 from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation import fifo
 from site_builder.models.simulation.breakeven import REL_TOL, Crossing, crossing
@@ -42,8 +39,6 @@ from site_builder.models.simulation.module import (
 from site_builder.models.simulation.presets import Presets
 from site_builder.results.cells import Published, cell, published_against_ours
 from site_builder.results_doc import Cell, ResultsDoc, Section
-
-JOBS_ENV = processes.JOBS_ENV  # how many processes run the engine points; 1 runs them in this process
 
 TARGET = 3.158
 HOME = "2dc4.100gbe"
@@ -202,22 +197,8 @@ def _run_point(p: EnginePoint) -> fifo.EngineResult:
     return fifo.simulate(p.plan, p.syncs, p.load, p.seed)
 
 
-def engine_jobs(jobs: int | None, points: int) -> int:
-    """How many processes run ``points`` engine points: ``jobs`` if given, else ``SITE_BUILDER_JOBS``, else the
-    CPU count; never more than the points."""
-    return max(1, min(jobs if jobs is not None else processes.allowed_jobs(), points))
-
-
-def run_engine_points(points: list[EnginePoint], jobs: int | None = None) -> list[fifo.EngineResult]:
-    """Run independent engine points, in parallel processes when more than one job is allowed. Each point
-    carries its own seed and the results come back in point order, so they are the same however they ran."""
-    workers = engine_jobs(jobs, len(points))
-    if workers > 1:
-        try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=processes.start_method()) as pool:
-                return list(pool.map(_run_point, points))
-        except (OSError, BrokenProcessPool):  # no processes here (a sandbox without semaphores): run them below
-            pass
+def run_engine_points(points: list[EnginePoint]) -> list[fifo.EngineResult]:
+    """Run independent engine points, in point order (each carries its own seed)."""
     return [_run_point(p) for p in points]
 
 
@@ -229,7 +210,6 @@ class _Context:
     inputs: SimInputs
     presets: Presets
     doc: ResultsDoc
-    jobs: int | None
     topos: dict[str, Topology] = field(init=False)
     plans: dict[tuple[str, str, str | None], cf.StepPlan] = field(init=False)
     # time to TARGET per row (variant and budget) and topology, from section 2; section 7 reads AdamW's
@@ -701,7 +681,7 @@ def _section_shared_wan(ctx: _Context) -> dict[str, dict[str, Any]]:
         plan, _ = _shared_wan_plan(ctx, v, b)
         points += [EnginePoint(plan, SHARED_WAN_SYNCS, load, SHARED_WAN_SEED) for load in SHARED_WAN_LOADS]
         points += [EnginePoint(plan, SHARED_WAN_SYNCS, 0.9, seed) for seed in SHARED_WAN_SPREAD_SEEDS]
-    results = iter(run_engine_points(points, ctx.jobs))
+    results = iter(run_engine_points(points))
     t = s.table("Variant", *[f"Load {fmt.fixed(x, 1)}" for x in SHARED_WAN_LOADS], "Spread at 0.9 over seeds")
     shared: dict[str, dict[str, Any]] = {}
     for v, b in SHARED_WAN_VARIANTS:
@@ -961,15 +941,14 @@ def _transit(ctx: _Context) -> dict[str, Any]:
     }
 
 
-def build_simulation_results(inputs: SimInputs, presets: Presets, jobs: int | None = None) -> ResultsDoc:
-    """The whole simulation document. ``jobs`` caps the processes of the engine runs (default: the environment's
-    ``SITE_BUILDER_JOBS``, else the CPU count); the document does not depend on it."""
+def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
+    """The whole simulation document."""
     doc = ResultsDoc(
         name="simulation",
         title="Training transit, simulated: time and energy to a loss across data centres",
         intro=_INTRO,
     )
-    ctx = _Context(inputs, presets, doc, jobs)
+    ctx = _Context(inputs, presets, doc)
     wire = _section_wire(ctx)
     step = _section_time(ctx)
     _section_module(ctx)

@@ -31,7 +31,7 @@ def presets():
 
 @pytest.fixture(scope="module")
 def docs(presets) -> dict[str, Produced]:
-    return {"simulation": Produced.of(build_simulation_results(sim_inputs(), presets, jobs=1))}
+    return {"simulation": Produced.of(build_simulation_results(sim_inputs(), presets))}
 
 
 @pytest.fixture(scope="module")

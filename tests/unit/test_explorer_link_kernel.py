@@ -30,7 +30,7 @@ def presets():
 @pytest.fixture(scope="module")
 def docs(presets) -> dict[str, Produced]:
     """The simulation results document, built from the model (the explorer needs nothing else)."""
-    return {"simulation": Produced.of(build_simulation_results(sim_inputs(), presets, jobs=1))}
+    return {"simulation": Produced.of(build_simulation_results(sim_inputs(), presets))}
 
 
 @pytest.fixture(scope="module")

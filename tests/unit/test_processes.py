@@ -46,3 +46,16 @@ def test_jobs_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv(processes.JOBS_ENV, "0")
     with pytest.raises(ValueError, match=processes.JOBS_ENV):
         processes.allowed_jobs()
+
+
+def test_the_documents_are_shared_between_two_processes_by_cost() -> None:
+    from site_builder.build import split_work
+    from site_builder.producers import PRODUCERS
+
+    here, beside = split_work(list(PRODUCERS))
+    assert sorted(p.name for p in here + beside) == sorted(p.name for p in PRODUCERS)
+    cost = [sum(p.cost for p in g) for g in (here, beside)]
+    assert max(cost) - min(cost) <= max(p.cost for p in PRODUCERS)
+    assert here and beside
+    only, none = split_work([PRODUCERS[0]])
+    assert only == [PRODUCERS[0]] and none == []

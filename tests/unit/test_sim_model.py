@@ -200,12 +200,12 @@ def test_fifo_recurrence_equals_the_simpy_engine_on_every_published_point(
 
     points: list[sim_results.EnginePoint] = []
 
-    def capture(ps: list[sim_results.EnginePoint], jobs: int | None = None) -> list[fifo.EngineResult]:
+    def capture(ps: list[sim_results.EnginePoint]) -> list[fifo.EngineResult]:
         points.extend(ps)
         return [fifo.EngineResult((1.0,), 0) for _ in ps]  # the document's layout only needs values
 
     monkeypatch.setattr(sim_results, "run_engine_points", capture)
-    sim_results.build_simulation_results(sim_inputs(), presets, jobs=1)
+    sim_results.build_simulation_results(sim_inputs(), presets)
     assert len(points) == 15
     for p in points:
         assert fifo.simulate(p.plan, p.syncs, p.load, p.seed) == engine.simulate(p.plan, p.syncs, p.load, p.seed)

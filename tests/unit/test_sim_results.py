@@ -8,16 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_builder.models.simulation import closed_form as cf
-from site_builder.models.simulation import engine
-from site_builder.results.simulation import (
-    JOBS_ENV,
-    PUBLISHED,
-    EnginePoint,
-    build_simulation_results,
-    engine_jobs,
-    run_engine_points,
-)
+from site_builder.results.simulation import PUBLISHED, build_simulation_results
 from site_builder.results_doc import ResultsDoc
 from site_builder.sources.presets import validate_presets
 
@@ -102,24 +93,3 @@ def test_labels(doc: ResultsDoc) -> None:
                 assert "hypothetical" in k.row, k
         if k.key.startswith("sim.extrap."):
             assert "extrapolated" in k.row, k
-
-
-def test_engine_points_same_in_parallel_and_serially() -> None:
-    presets = validate_presets(yaml.safe_load(PRESETS_YAML.read_text()), "presets.yaml")
-    home = cf.topologies(presets)["2dc4.100gbe"]
-    plans = [cf.build_plan(sim_inputs(), presets, v, home) for v in ("A", "Ep")]
-    points = [EnginePoint(p, 10, load, seed) for p in plans for load, seed in ((0.0, 1), (0.9, 2), (0.5, 3))]
-    serial = run_engine_points(points, jobs=1)
-    assert run_engine_points(points, jobs=2) == serial
-    assert [r.mean_step for r in serial] == [engine.simulate(p.plan, 10, p.load, p.seed).mean_step for p in points]
-
-
-def test_engine_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(JOBS_ENV, "1")
-    assert engine_jobs(None, 15) == 1
-    monkeypatch.setenv(JOBS_ENV, "64")
-    assert engine_jobs(None, 15) == 15
-    assert engine_jobs(3, 15) == 3
-    monkeypatch.setenv(JOBS_ENV, "zero")
-    with pytest.raises(ValueError, match=JOBS_ENV):
-        engine_jobs(None, 15)
