@@ -120,15 +120,22 @@ def _file_digest(path: str, _mtime: int, _size: int) -> bytes:
         return hashlib.sha256(f.read()).digest()
 
 
+@functools.cache
+def _sources(entries: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
+    """The source files of ``entries`` (sorted), each with its label line as the key prints it."""
+    paths = sorted({p for e in entries for p in source_files(e)})
+    return tuple((str(p), p.relative_to(PACKAGE_DIR.parent).as_posix().encode() + b"\n") for p in paths)
+
+
 def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable[str] = ()) -> str:
     entries = tuple(entries)
     h = hashlib.sha256()
     for line in (FORMAT, *entries, *input_digests, *library_versions(), *extra):
         h.update(line.encode() + b"\n")
-    for path in sorted({p for e in entries for p in source_files(e)}):
-        h.update(path.relative_to(PACKAGE_DIR.parent).as_posix().encode() + b"\n")
-        st = path.stat()
-        h.update(_file_digest(str(path), st.st_mtime_ns, st.st_size))
+    for path, label in _sources(entries):
+        h.update(label)
+        st = os.stat(path)  # the file's bytes are read again only if it changed (a long-running `make serve`)
+        h.update(_file_digest(path, st.st_mtime_ns, st.st_size))
     return h.hexdigest()
 
 
