@@ -20,7 +20,7 @@ from pathlib import Path
 
 PACKAGE = "site_builder"
 PACKAGE_DIR = Path(__file__).resolve().parent
-LIBRARIES = ("numpy", "simpy")
+LIBRARIES = ("numpy",)  # the models compute with it (SimPy runs only in the tests, as the engine's reference)
 FORMAT = "site-builder-cache 1"
 KEEP = 4  # entries kept per model
 
