@@ -514,8 +514,19 @@ def _build(
                     series=series_data,
                 )
                 page_keys = {p.url: keys.page_key(site_state, p, models.payload_digests) for p in plan}
+            theirs = _shared_out(plan, renderer, page_keys)
+            side: processes.Beside[tuple[dict[str, str], list[str], bool]] | None = None
+            if theirs:  # half the pages to render are rendered in a forked process, writing into the same folder
+                side = processes.Beside(lambda: renderer.render_part(theirs, page_keys))
+                children.callback(side.cancel)
+            shared = {p.url for p in theirs}
             for p in plan:
-                renderer.render(p, page_keys.get(p.url))
+                if p.url not in shared:
+                    renderer.render(p, page_keys.get(p.url))
+            if side is not None:
+                renderer.merge_part(side.result())
+                renderer.written = {p.url: renderer.written[p.url] for p in plan}  # in plan order, as when serial
+                renderer.reused.sort(key=[p.url for p in plan].index)
             renderer.write_static()
             renderer.write_downloads(files)
             (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
@@ -556,6 +567,31 @@ def _build(
     summary.seconds = time.perf_counter() - t_start
     log(f"built {summary.pages} pages, {summary.figures} figures in {summary.seconds:.2f} s -> {out}")
     return summary
+
+
+RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half are rendered in another process
+
+
+def _shared_out(plan: list[PlannedPage], renderer: Any, page_keys: dict[str, str]) -> list[PlannedPage]:
+    """The pages a forked process renders: about half the work of the pages not in the cache (their sources'
+    sizes as the measure), or none when there are few of them or no process to spare."""
+    todo = [p for p in plan if not renderer.cached(p, page_keys.get(p.url))]
+    if len(todo) < RENDER_SHARED_FROM or processes.allowed_jobs() < 2 or not processes.can_fork():
+        return []
+
+    def size(p: PlannedPage) -> int:
+        if p.parsed is not None:
+            return len(p.parsed.page.body)
+        return len(p.results.text) if p.results is not None else 20_000
+
+    loads = [0, 0]
+    theirs: set[str] = set()
+    for p in sorted(todo, key=size, reverse=True):
+        g = 0 if loads[0] <= loads[1] else 1
+        loads[g] += size(p)
+        if g == 1:
+            theirs.add(p.url)
+    return [p for p in plan if p.url in theirs]
 
 
 def _drift_checked(paths: Paths, docs: dict[str, Produced], models: Models) -> tuple[list[str], int]:

@@ -156,6 +156,10 @@ class ResultsCache:
         assert self.folder is not None
         return self.folder / f"{name}.{key[:32]}"
 
+    def has(self, name: str, key: str) -> bool:
+        """An entry is there (not checked: :meth:`read` checks it). For planning work only."""
+        return self.folder is not None and self._path(name, key).is_file()
+
     def read(self, name: str, key: str) -> str | None:
         body = self.read_bytes(name, key)
         if body is None:

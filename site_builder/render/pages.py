@@ -87,6 +87,22 @@ class PageRenderer:
             body = json.dumps([self.written[p.url], self._tables], ensure_ascii=False)
             self.cache.write_bytes(name, key, body.encode("utf-8"))
 
+    def cached(self, p: PlannedPage, key: str | None) -> bool:
+        """Whether ``p`` will most likely be written from the cache (for sharing the work out)."""
+        return key is not None and self.cache is not None and self.cache.has(entry_name("page", p.url or "home"), key)
+
+    def render_part(self, pages: list[PlannedPage], keys: dict[str, str]) -> tuple[dict[str, str], list[str], bool]:
+        """Render ``pages`` (in another process, beside this one): what :meth:`merge_part` takes back."""
+        for p in pages:
+            self.render(p, keys.get(p.url))
+        return {p.url: self.written[p.url] for p in pages}, self.reused, self.uses_plotly
+
+    def merge_part(self, part: tuple[dict[str, str], list[str], bool]) -> None:
+        written, reused, uses_plotly = part
+        self.written.update(written)
+        self.reused += [u for u in reused if u not in self.reused]
+        self.uses_plotly = self.uses_plotly or uses_plotly
+
     def _render(self, p: PlannedPage) -> None:
         ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": {}, "scripts": []}
         ctx["shared_scripts"] = []
