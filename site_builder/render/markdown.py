@@ -43,7 +43,7 @@ def fig_html(fig: Figure, root: str) -> str:
     """The element a figure renders as. Its text is exactly the figure's text; its key is in the search index."""
     s = fig.source
     return (
-        f'<a class="fig" href="{escape(root + s.href())}" data-fig="{escape(fig.key)}" data-pagefind-index-attrs="data-fig" '
+        f'<a class="fig" href="{escape(root + s.href())}" data-fig="{escape(fig.key)}" '
         f'data-src="{escape(s.describe())}" data-file="{escape(s.file)}" data-section="{escape(s.section)}" '
         f"data-row='{escape(json.dumps(list(s.row), ensure_ascii=False))}' data-col=\"{escape(s.column)}\">"
         f"{escape(fig.text)}</a>"
@@ -205,7 +205,7 @@ def make_markdown(html: bool = False, figure_text: Callable[[str], str | None] |
         name = tokens[idx].meta["name"]
         return (
             f'<figure class="chart" id="chart-{name}" data-chart="{name}">'
-            f'<p class="chart-loading" data-pagefind-ignore>Loading the chart…</p></figure>\n'
+            f'<p class="chart-loading" data-search-ignore>Loading the chart…</p></figure>\n'
         )
 
     def site_root(env: dict[str, Any], url: object) -> object:

@@ -1,7 +1,9 @@
-"""The header's search box: a static Pagefind index built with the site, loaded from the site itself.
+"""The header's search box: the site's own index (search/), built with the site, loaded from the site itself.
 
 A figure key finds the results row that holds the figure (first) and the sections that show it; a glossary
-term finds its entry; every hit lands on an element of its page; no request leaves the server, no error.
+term finds its entry; every hit lands on an element of its page; a stemmed word finds its other forms and the
+last word its completions; the browser's term normalisation is the build's, word for word; no request leaves
+the server, no error.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from pathlib import Path
 from urllib.parse import urldefrag, urljoin
 
 import pytest
+
+from site_builder.search.terms import terms
 
 pytestmark = pytest.mark.browser
 
@@ -52,9 +56,25 @@ def lands(page, href: str) -> str:  # type: ignore[no-untyped-def]
     return text
 
 
+def index_of(site_dir: Path) -> dict:
+    return json.loads((site_dir / "search" / "index.json").read_bytes())
+
+
+def fragments_of(site_dir: Path) -> dict[str, dict]:
+    """Every page's fragment, by its URL."""
+    return {
+        url: json.loads((site_dir / "search" / "fragments" / f"{name}.json").read_bytes())
+        for url, _, _, name in index_of(site_dir)["pages"]
+    }
+
+
 def test_the_index_is_built_and_the_box_is_on_every_page(site_dir: Path, pages: list[str]) -> None:
-    assert (site_dir / "pagefind" / "pagefind.js").is_file()
-    assert list((site_dir / "pagefind").glob("*.pf_meta"))
+    index = index_of(site_dir)
+    assert index["format"] == 1
+    assert [url for url, *_ in index["pages"]] == sorted("/" + p for p in pages)
+    fragments = sorted(p.stem for p in (site_dir / "search" / "fragments").glob("*.json"))
+    assert fragments == sorted(name for *_, name in index["pages"])
+    assert all(t == t.strip() and t for t in index["terms"])
     for path in pages:
         html = (site_dir / path / "index.html").read_text(encoding="utf-8")
         assert 'id="site-search-input"' in html and "assets/js/search.js" in html, path
@@ -104,3 +124,76 @@ def test_the_keyboard_reaches_the_results_and_enter_opens_the_first(page, server
     page.wait_for_url(hits[0]["href"])
     frag = urldefrag(hits[0]["href"])[1]
     assert not frag or page.evaluate("id => !!document.getElementById(id)", frag)
+
+
+PARITY = "words => words.map(w => window.SearchTerms.terms(w))"
+
+
+def test_the_browser_normalises_every_word_as_the_build_does(page, server: str, site_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    words = {w for f in fragments_of(site_dir).values() for w in f["words"].split(" ")}
+    words |= {t for f in fragments_of(site_dir).values() for a in f["anchors"] for t in a[3].split()}
+    words |= {"Trainers,", "model’s", "ΣΑΣ", "naïve", "İstanbul", "x²", "𝑥-axis", "K", "Straße", "﻿", "…"}
+    words = sorted(words)
+    page.goto(server)
+    page.add_script_tag(url=server + "assets/js/search_terms.js")
+    got: list[list[str]] = []
+    for i in range(0, len(words), 2000):
+        got += page.evaluate(PARITY, words[i : i + 2000])
+    differ = [(w, list(terms(w)), g) for w, g in zip(words, got, strict=True) if list(terms(w)) != g]
+    assert len(words) > 5000
+    assert differ == [], differ[:10]
+
+
+def shown(page) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def]
+    status = page.text_content("#site-search-status")
+    urls = page.evaluate("() => Array.from(document.querySelectorAll('.site-search-title')).map(a => a.href)")
+    return status, urls
+
+
+def marked(page) -> list[str]:  # type: ignore[no-untyped-def]
+    return page.evaluate(
+        "() => Array.from(document.querySelectorAll('#site-search-results mark')).map(m => m.textContent)"
+    )
+
+
+def pages_with(site_dir: Path, match) -> set[str]:  # type: ignore[no-untyped-def]
+    """The pages with a word one of whose terms ``match`` accepts (read from the fragments, not the index)."""
+    return {
+        url
+        for url, f in fragments_of(site_dir).items()
+        if any(match(t) for w in set(f["words"].split(" ")) for t in terms(w))
+    }
+
+
+def test_a_word_finds_its_other_forms_and_the_last_word_its_completions(page, server: str, site_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    page.goto(server + "fopttrn/")
+    search(page, "trainers")
+    trainers = shown(page)
+    search(page, "trainer")
+    assert shown(page)[1] == trainers[1]
+    assert server + "fopttrn/trainers/results/" in trainers[1]
+    want = pages_with(site_dir, lambda t: t.startswith("trainer"))
+    assert trainers[0].startswith(f"{len(want)} pages match")
+
+    search(page, "gradients")
+    assert {m.lower().strip(".,;:()") for m in marked(page)} >= {"gradient", "gradients"}
+    status, _ = shown(page)
+    assert status.startswith(f"{len(pages_with(site_dir, lambda t: t.startswith('gradient')))} pages match")
+
+    search(page, "optic")  # as typed: optics, optical…
+    status, urls = shown(page)
+    assert status.startswith(f"{len(pages_with(site_dir, lambda t: t.startswith('optic')))} pages match")
+    forms = {m.lower().strip(".,;:()") for m in marked(page)}
+    assert {"optical", "optics"} <= forms, forms
+
+    search(page, "decoupled momentu")  # every word must match, the last one as typed so far
+    status, urls = shown(page)
+    both = pages_with(site_dir, lambda t: t == "decoupl") & pages_with(site_dir, lambda t: t.startswith("momentu"))
+    assert status.startswith(f"{len(both)} page") and {urldefrag(u)[0] for u in urls} <= {server + u[1:] for u in both}
+    search(page, "trainin")  # part way into an ending: its stem
+    assert "training" in {m.lower().strip(".,;:()") for m in marked(page)}
+
+    search(page, "decoupled xylophones")  # no page has both: the pages with either, said so
+    status, urls = shown(page)
+    assert status.startswith("No page has every word of “decoupled xylophones”;"), status
+    assert {m.lower().strip(".,;:()") for m in marked(page)} == {"decoupled"}

@@ -1,36 +1,51 @@
-"""The search phase: Pagefind runs on the temporary output before the swap, so a failure is one line and
-leaves site/ untouched; an unchanged site reuses the cached index."""
+"""The search phase: the site's own index, written into the temporary output before the swap (a failure is one
+line and leaves site/ untouched), each page's extraction cached by its HTML (an unchanged page is not read again,
+a damaged record is read again, never trusted), the same bytes from the cache or not, in any process."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
-import shutil
-import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from site_builder import search
 from site_builder.cli import main
+from site_builder.search import records
+from site_builder.search.extract import extract
 from tests.build.test_bad_inputs import Sandbox, box, leftovers, tree_digest
+from tests.conftest import PROJECT
 
 __all__ = ["box"]  # the fixture: a sandbox holding a copy of one good build
 
-
-def failing_pagefind(folder: Path) -> Path:
-    exe = folder / "pagefind"
-    exe.write_text("#!/bin/sh\necho 'Error: could not index the site' >&2\nexit 3\n", encoding="utf-8")
-    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
-    return exe
+PHASE = re.compile(r"^search .* (\d+) index files for (\d+) pages \((\d+) extracted, (\d+) from the cache\)$", re.M)
 
 
-def test_a_failing_pagefind_is_one_line_and_leaves_the_site(
+def phase(log: str) -> tuple[int, int, int, int]:
+    m = PHASE.search(log)
+    assert m, log
+    files, pages, extracted, cached = map(int, m.groups())
+    return files, pages, extracted, cached
+
+
+def test_a_failing_search_phase_is_one_line_and_leaves_the_site(
     box: Sandbox, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    exe = failing_pagefind(box.root)
-    monkeypatch.setattr(search, "executable", lambda: exe)
-    monkeypatch.setattr(search, "_restore", lambda entry, target: False)  # no cached index: Pagefind must run
+    real = search.page_files
+
+    def with_a_damaged_page(out: Path) -> list[tuple[str, Path]]:
+        found = real(out)
+        page = dict(found)["/cit/optics/"]
+        page.write_bytes(page.read_bytes() + b"\xff")  # not UTF-8 any more: its record cannot be in the cache
+        return found
+
+    monkeypatch.setattr(search, "page_files", with_a_damaged_page)
     before = tree_digest(box.out)
+    box.content("content/cit/optics.md", lambda t: t + "\nA sentence so that the site is not up to date.\n")
     inputs = box.inputs_digest()
     capsys.readouterr()
     assert main(box.args()) == 1
@@ -38,9 +53,7 @@ def test_a_failing_pagefind_is_one_line_and_leaves_the_site(
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert re.fullmatch(
-        r"error: search index: pagefind: expected exit status 0 and pagefind/pagefind\.js, found status 3: "
-        r"Error: could not index the site",
-        lines[0],
+        r"error: search index: cit/optics/index\.html: expected UTF-8 HTML, found byte 0xff at offset \d+", lines[0]
     ), lines[0]
     assert "Traceback" not in out + err
     assert tree_digest(box.out) == before, "site/ was touched"
@@ -48,50 +61,157 @@ def test_a_failing_pagefind_is_one_line_and_leaves_the_site(
     assert leftovers(box.root) == []
 
 
-def test_an_unchanged_site_reuses_the_cached_index(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreadable_page_is_one_line(tmp_path: Path) -> None:
+    out = tiny_site(tmp_path / "site", "photonic transit")
+    (out / "gone").mkdir()
+    (out / "gone" / "index.html").symlink_to(tmp_path / "nowhere.html")
+    with pytest.raises(search.BuildError) as e:
+        search.build_index(out, None)
+    assert str(e.value) == "search index: gone/index.html: expected a readable page, found No such file or directory"
+
+
+def test_a_build_reads_only_the_pages_that_changed(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
+    box.content("content/cit/optics.md", lambda t: t + "\nA sentence about a zeugma, added for the search phase.\n")
     assert main(box.args()) == 0
-    first = capsys.readouterr().out
-    assert re.search(r"^search .* index files for \d+ pages", first, re.M), first
-    shutil.rmtree(box.out)  # else the build finds the site up to date and runs no phase at all
-    assert main(box.args()) == 0
-    second = capsys.readouterr().out
-    assert "(unchanged pages: the cached index)" in second
-    assert (box.out / "pagefind" / "pagefind.js").is_file()
+    files, pages, extracted, cached = phase(capsys.readouterr().out)
+    assert (extracted, cached) == (1, pages - 1)
+    assert files == 1 + pages  # the index and one fragment per page
+    index = json.loads((box.out / "search" / "index.json").read_bytes())
+    (optics,) = [p for p in index["pages"] if p[0] == "/cit/optics/"]
+    fragment = json.loads((box.out / "search" / "fragments" / f"{optics[3]}.json").read_bytes())
+    assert fragment["words"].endswith("A sentence about a zeugma, added for the search phase.")
+    assert "zeugma" in index["terms"] and index["terms"]["zeugma"][::2] == [index["pages"].index(optics)]
 
 
-def tiny_site(folder: Path, text: str) -> Path:
+def tiny_site(folder: Path, text: str, extra: str = "") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "index.html").write_text(
-        f'<!doctype html><html lang="en"><head><title>T</title></head><body><main><h1>T</h1><h2 id="a">A</h2>'
-        f"<p>{text}</p></main></body></html>",
+        f'<!doctype html><html lang="en"><head><title>T · Site</title></head><body>'
+        f'<header class="site-header"><a href="./">Site</a><nav><a href="a/">Nav words</a></nav></header>'
+        f'<main id="main"><h1>Tiny</h1><h2 id="a">Section A</h2><p>{text}</p>{extra}</main>'
+        f"<footer><p>Footer words</p></footer><script>var scripted = 1;</script></body></html>",
         encoding="utf-8",
     )
+    (folder / "a").mkdir(exist_ok=True)
+    (folder / "a" / "index.html").write_text(
+        "<!doctype html><html><head><title>Second page</title></head><body><p>Photonic links, trained.</p></body></html>",
+        encoding="utf-8",
+    )
+    (folder / "404.html").write_text("<html><body><main><h1>Not found</h1></main></body></html>", encoding="utf-8")
     return folder
 
 
-def test_the_index_cache_is_keyed_by_the_pages_and_checked(tmp_path: Path) -> None:
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_an_unchanged_page_reuses_its_record_and_gives_the_same_bytes(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    out = tiny_site(tmp_path / "one", "photonic transit")
-    assert search.build_index(out, cache)[1] is False
-    again = tiny_site(tmp_path / "two", "photonic transit")
-    assert search.build_index(again, cache)[1] is True
-    assert sorted(p.name for p in (again / "pagefind").iterdir()) == sorted(
-        p.name for p in (out / "pagefind").iterdir()
-    )
+    one = tiny_site(tmp_path / "one", "photonic transit")
+    assert search.build_index(one, cache) == (3, 0)
+    two = tiny_site(tmp_path / "two", "photonic transit")
+    assert search.build_index(two, cache) == (3, 2)
+    assert files_of(two / "search") == files_of(one / "search")
     changed = tiny_site(tmp_path / "three", "photonic transit, changed")
-    assert search.build_index(changed, cache)[1] is False
-    (entry,) = [e for e in (cache / "search").iterdir() if search.pages_digest(again) == e.name]
-    (entry / "pagefind" / "pagefind.js").write_text("tampered", encoding="utf-8")
-    fresh = tiny_site(tmp_path / "four", "photonic transit")
-    assert search.build_index(fresh, cache)[1] is False  # a changed cache entry is not trusted
-    assert (fresh / "pagefind" / "pagefind.js").read_text(encoding="utf-8") != "tampered"
-    for unused in search.UNUSED:
-        assert not (fresh / "pagefind" / unused).exists()
+    assert search.build_index(changed, cache) == (3, 1)  # the second page's record is reused
+    uncached = tiny_site(tmp_path / "four", "photonic transit, changed")
+    assert search.build_index(uncached, None) == (3, 0)
+    assert files_of(uncached / "search") == files_of(changed / "search")
+
+
+@pytest.mark.parametrize("damage", ["truncated", "a count changed", "the digest line", "the summary not JSON"])
+def test_a_damaged_record_is_extracted_again(tmp_path: Path, damage: str) -> None:
+    cache = tmp_path / "cache"
+    one = tiny_site(tmp_path / "one", "photonic transit")
+    search.build_index(one, cache)
+    entries = sorted((cache / "search" / "pages").iterdir())
+    assert len(entries) == 2
+    for entry in entries:
+        data = entry.read_bytes()
+        if damage == "truncated":
+            data = data[: len(data) // 2]
+        elif damage == "a count changed":
+            data = data.replace(b'"photonic":1', b'"photonic":9')
+        elif damage == "the digest line":
+            data = b"0" * 64 + data[64:]
+        else:
+            _, body = data.split(b"\n", 1)
+            fragment, _ = body.split(b"\n", 1)
+            body = fragment + b"\n{not json"
+            data = records.hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+        entry.write_bytes(data)
+    two = tiny_site(tmp_path / "two", "photonic transit")
+    assert search.build_index(two, cache) == (3, 0)  # nothing trusted
+    assert files_of(two / "search") == files_of(one / "search")
+    assert all(records.decode(e.read_bytes()) is not None for e in entries)  # and written again
+
+
+def test_the_record_digest_covers_the_extraction_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    search.build_index(tiny_site(tmp_path / "one", "photonic"), cache)
+    monkeypatch.setattr(search, "code_key", lambda: "another extractor")
+    assert search.build_index(tiny_site(tmp_path / "two", "photonic"), cache)[1] == 0
 
 
 def test_a_page_in_the_index_folder_is_refused(tmp_path: Path) -> None:
     out = tiny_site(tmp_path / "site", "x")
-    (out / "pagefind").mkdir()
-    with pytest.raises(search.BuildError, match=r"^search index: pagefind/: expected the folder free"):
+    (out / "search").mkdir()
+    with pytest.raises(search.BuildError, match=r"^search index: search/: expected the folder free for the index"):
         search.build_index(out, None)
+
+
+def test_a_content_page_at_the_index_url_is_refused(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    box.write("content/search.md", b"---\ntitle: Search\n---\n\nA page where the index goes.\n")
+    capsys.readouterr()
+    assert main(box.args()) == 1
+    err = capsys.readouterr().err.strip()
+    assert re.fullmatch(
+        r"error: content/search\.md: page /search/: expected one source per URL, found the search index \(search/\) too",
+        err,
+    ), err
+
+
+def test_what_a_page_gives_the_index() -> None:
+    html = (
+        '<html><head><title>Fallback</title></head><body><a class="skip-link" href="#main">Skip</a>'
+        '<header class="site-header"><nav>Menu</nav></header><main id="main">'
+        '<h1>The <em>page</em></h1><section id="s1"><h2 id="h">Loss <code>curves</code></h2>'
+        '<table><tr id="row"><td>B DeMo</td><td><a class="fig" data-fig="exp.final.B" href="#">1.785</a></td></tr>'
+        "</table><p>Trainers x<sup>2</sup> &amp; more</p>"
+        '<p class="chart-loading" data-search-ignore>Loading the chart…</p><script>var x;</script>'
+        "<footer>Footer</footer></section></main><footer>Site footer</footer></body></html>"
+    )
+    page = extract(html)
+    assert page.title == "The page"
+    assert " ".join(page.words) == "The page. Loss curves. B DeMo. exp.final.B. 1.785. Trainers x2 & more."
+    anchors = [(a.id, a.element, a.location, a.text) for a in page.anchors]
+    assert anchors == [
+        ("main", "main", 0, ""),
+        ("s1", "section", 2, ""),
+        ("h", "h2", 2, "Loss curves"),
+        ("row", "tr", 4, ""),
+    ]
+    assert page.counts["exp.final.b"] == 1 and page.counts["trainer"] == 1
+    assert page.counts["pag"] == 5 and page.counts["curv"] == 3  # words in headings weigh more
+    assert not {"skip", "menu", "footer", "loading", "var"} & set(page.counts)
+    assert extract("<p>No main here</p>").words == ["No", "main", "here."]
+
+
+def index_bytes_in_a_process(folder: Path, seed: str) -> bytes:
+    code = (
+        "import sys; from pathlib import Path; from site_builder import search; "
+        "search.build_index(Path(sys.argv[1]), None); "
+        "sys.stdout.buffer.write((Path(sys.argv[1]) / 'search' / 'index.json').read_bytes())"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    return subprocess.run(
+        [sys.executable, "-c", code, str(folder)], cwd=PROJECT, env=env, capture_output=True, check=True
+    ).stdout
+
+
+def test_the_index_is_the_same_in_any_process(tmp_path: Path) -> None:
+    text = "Photonic transit, trained; all-reduce against all-gather (wire bytes) at 3.686 and 31,666,944 bytes"
+    one = index_bytes_in_a_process(tiny_site(tmp_path / "one", text), "1")
+    two = index_bytes_in_a_process(tiny_site(tmp_path / "two", text), "2")
+    assert one == two and one.startswith(b'{"format":1,')

@@ -1,9 +1,15 @@
-/* The header's search box, on Pagefind's JavaScript API (pagefind/pagefind.js, written by the build).
+/* The header's search box, on the site's own full-text index (search/, written by the build's search phase:
+ * site_builder/search/).
+ *
+ * When the reader starts searching it loads search/index.json (every term with the pages holding it) and
+ * search_terms.js (the build's word normalisation, rule for rule). Pages are ranked with BM25; every query word
+ * must match (the last one also as a prefix, as it is typed), else the pages matching most of the words come
+ * first. Only the shown pages' fragments (their words and anchors) are fetched, and the matches found in them.
  *
  * Each result lands where its words are: on the slide, section, table row or glossary entry that holds them
- * (the last element with an id before the first match, from the anchors Pagefind records), not only on the page.
- * Figure keys are indexed (every figure link carries its key), so "exp.final.B" finds its results row and the
- * pages that show it. No inline script, no request off the site: the index is loaded from the site itself.
+ * (the last element with an id before the first match, from the anchors the build records), not only on the
+ * page. Figure keys are indexed (every figure link carries its key), so "exp.final.B" finds its results row and
+ * the pages that show it. No inline script, no request off the site: the index is loaded from the site itself.
  */
 (function () {
   "use strict";
@@ -18,26 +24,204 @@
   var HEADING = /^h[1-6]$/;
   var KEY = /^[a-z][\w-]*(\.[\w-]+)+$/i; // a figure key, e.g. exp.final.B
   var KEY_WORD = /^[a-z][\w-]*(\.[\w-]+){2,}\.$/i; // a key as indexed beside its number ("exp.final.B.")
+  var FORMAT = 1; // the index layout this script reads (site_builder/search/__init__.py)
   var MAX_PAGES = 8;
   var MAX_PER_PAGE = 3;
+  var DEBOUNCE_MS = 100;
+  var K1 = 1.2; // BM25
+  var B = 0.75;
+  var NEAR = 0.7; // a term matched by a prefix or a completed ending counts this much of an exact match
   var loading = null;
+  var fragments = new Map(); // file name: a promise of its parsed fragment
   var seq = 0;
+  var timer = 0;
 
   box.hidden = false;
 
+  function url(path) {
+    return new URL(root + path, document.baseURI).href;
+  }
+
+  function getJSON(path) {
+    return fetch(url(path), { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status + " " + path);
+      return r.json();
+    });
+  }
+
+  function script(path) {
+    if (window.SearchTerms) return Promise.resolve();
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = url(path);
+      s.onload = resolve;
+      s.onerror = function () {
+        reject(new Error(path));
+      };
+      document.head.appendChild(s);
+    });
+  }
+
+  /* The index as the search needs it: pages, each term's postings, the terms in order, the mean page length. */
+  function prepare(raw) {
+    if (!raw || raw.format !== FORMAT) throw new Error("search index format");
+    var pages = raw.pages.map(function (p) {
+      return { url: p[0], title: p[1], words: p[2], fragment: p[3] };
+    });
+    var terms = new Map(Object.entries(raw.terms));
+    var total = pages.reduce(function (n, p) {
+      return n + p.words;
+    }, 0);
+    return {
+      pages: pages,
+      terms: terms,
+      sorted: Array.from(terms.keys()).sort(),
+      avg: pages.length ? total / pages.length || 1 : 1,
+    };
+  }
+
   function load() {
     if (!loading) {
-      var url = new URL(root + "pagefind/pagefind.js", document.baseURI).href;
-      loading = import(url).then(function (pf) {
-        return Promise.resolve(pf.options({ excerptLength: 24 })).then(function () {
-          return pf;
-        });
+      loading = Promise.all([getJSON("search/index.json"), script("assets/js/search_terms.js")]).then(function (r) {
+        return prepare(r[0]);
       });
       loading.catch(function () {
         loading = null;
       });
     }
     return loading;
+  }
+
+  /* The index terms one query word stands for: {term: weight}. The last word also matches the terms it begins
+     and, typed part way into an ending the stemmer removes ("trainin"), the stem it completes to. */
+  function matches(idx, word, last) {
+    var out = new Map();
+    if (idx.terms.has(word)) out.set(word, 1);
+    if (!last) return out;
+    var lo = 0;
+    var hi = idx.sorted.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (idx.sorted[mid] < word) lo = mid + 1;
+      else hi = mid;
+    }
+    for (var i = lo; i < idx.sorted.length && idx.sorted[i].indexOf(word) === 0; i++) {
+      if (!out.has(idx.sorted[i])) out.set(idx.sorted[i], NEAR);
+    }
+    return out;
+  }
+
+  function completions(idx, raw, out) {
+    var T = window.SearchTerms;
+    T.SUFFIXES.forEach(function (suffix) {
+      for (var k = 1; k < suffix.length; k++) {
+        var typed = suffix.slice(0, k);
+        if (raw.length > k && raw.slice(raw.length - k) === typed) {
+          var t = T.terms(raw.slice(0, raw.length - k) + suffix)[0];
+          if (t && idx.terms.has(t) && !out.has(t)) out.set(t, NEAR);
+        }
+      }
+    });
+  }
+
+  /* The query as groups of terms, each group one word every page must match. */
+  function groups(idx, query) {
+    var T = window.SearchTerms;
+    var words = query.split(/\s+/).filter(Boolean);
+    var out = [];
+    words.forEach(function (word, n) {
+      var last = n === words.length - 1;
+      var ts = T.terms(word);
+      if (!ts.length) return;
+      var whole = matches(idx, ts[0], last);
+      if (last) completions(idx, T.base(word), whole);
+      if (whole.size || ts.length === 1) {
+        out.push(whole);
+        return;
+      }
+      ts.slice(1).forEach(function (part, i) {
+        out.push(matches(idx, part, last && i === ts.length - 2)); // a word not indexed whole: each of its parts
+      });
+    });
+    return out;
+  }
+
+  /* Pages ranked (BM25): those matching every group, else (partial) those matching the most groups first. */
+  function rank(idx, gs) {
+    var n = idx.pages.length;
+    var scores = new Map(); // page: {score, groups}
+    gs.forEach(function (group) {
+      var best = new Map(); // page: this group's best term score
+      group.forEach(function (weight, term) {
+        var post = idx.terms.get(term);
+        var df = post.length / 2;
+        var idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        for (var i = 0; i < post.length; i += 2) {
+          var page = post[i];
+          var tf = post[i + 1];
+          var dl = idx.pages[page].words || 1;
+          var s = (weight * idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dl) / idx.avg));
+          if (!best.has(page) || best.get(page) < s) best.set(page, s);
+        }
+      });
+      best.forEach(function (s, page) {
+        var cur = scores.get(page) || { page: page, score: 0, groups: 0 };
+        cur.score += s;
+        cur.groups += 1;
+        scores.set(page, cur);
+      });
+    });
+    var all = Array.from(scores.values());
+    var full = all.filter(function (r) {
+      return r.groups === gs.length;
+    });
+    var list = full.length ? full : all;
+    list.sort(function (a, b) {
+      return b.groups - a.groups || b.score - a.score || a.page - b.page;
+    });
+    return { pages: list, partial: !full.length };
+  }
+
+  function fragment(name) {
+    if (!fragments.has(name)) {
+      var p = getJSON("search/fragments/" + name + ".json").then(function (f) {
+        return {
+          title: f.title,
+          all: f.words ? f.words.split(" ") : [],
+          anchors: f.anchors.map(function (a) {
+            return { id: a[0], element: a[1], location: a[2], text: a[3] };
+          }),
+          terms: null, // each word's terms, computed once when first searched
+        };
+      });
+      p.catch(function () {
+        fragments.delete(name);
+      });
+      fragments.set(name, p);
+    }
+    return fragments.get(name);
+  }
+
+  /* A page's result as the rendering below reads it: url, meta.title, its words, anchors and the matches. */
+  function pageData(page, frag, wanted) {
+    var T = window.SearchTerms;
+    if (!frag.terms) frag.terms = frag.all.map(T.terms);
+    var locations = [];
+    frag.terms.forEach(function (ts, i) {
+      if (
+        ts.some(function (t) {
+          return wanted.has(t);
+        })
+      )
+        locations.push(i);
+    });
+    return {
+      url: page.url,
+      meta: { title: frag.title || page.title },
+      all: frag.all,
+      anchors: frag.anchors,
+      locations: locations,
+    };
   }
 
   function href(url) {
@@ -89,7 +273,7 @@
   }
 
   function words(data) {
-    return (data.content || "").split(/\s+/);
+    return data.all;
   }
 
   /* A region's title: its heading's text, the slide's title, or the section above and the row's first words. */
@@ -162,13 +346,15 @@
     open();
   }
 
-  function show(results, total, query) {
+  function show(results, total, query, partial) {
     panel.textContent = "";
     if (!results.length) {
       message("No results for “" + query + "”.");
       return;
     }
-    status.textContent = total + (total === 1 ? " page matches" : " pages match") + " “" + query + "”.";
+    status.textContent = partial
+      ? "No page has every word of “" + query + "”; " + total + (total === 1 ? " page has" : " pages have") + " some."
+      : total + (total === 1 ? " page matches" : " pages match") + " “" + query + "”.";
     var ol = document.createElement("ol");
     ol.className = "site-search-list";
     results.forEach(function (data) {
@@ -203,30 +389,32 @@
     open();
   }
 
-  function run() {
-    var query = input.value.trim();
-    var mine = ++seq;
-    if (!query) {
-      status.textContent = "";
-      panel.textContent = "";
-      close();
-      return;
-    }
-    load()
-      .then(function (pf) {
-        return pf.debouncedSearch(query, {}, 120);
-      })
-      .then(function (search) {
-        if (search === null || mine !== seq) return null;
+  function search(query) {
+    var mine = seq;
+    return load()
+      .then(function (idx) {
+        if (mine !== seq) return null;
+        var gs = groups(idx, query);
+        var ranked = gs.length ? rank(idx, gs) : { pages: [], partial: false };
         var key = KEY.test(query);
-        var top = search.results.slice(0, key ? 3 * MAX_PAGES : MAX_PAGES);
+        var top = ranked.pages.slice(0, key ? 3 * MAX_PAGES : MAX_PAGES);
+        var wanted = new Set();
+        gs.forEach(function (g) {
+          g.forEach(function (_, t) {
+            wanted.add(t);
+          });
+        });
         return Promise.all(
           top.map(function (r) {
-            return r.data();
+            var page = idx.pages[r.page];
+            return fragment(page.fragment).then(function (f) {
+              return pageData(page, f, wanted);
+            });
           }),
         ).then(function (data) {
+          if (mine !== seq) return;
           if (key) data = sourceFirst(data, query.toLowerCase());
-          if (mine === seq) show(data.slice(0, MAX_PAGES), search.results.length, query);
+          show(data.slice(0, MAX_PAGES), ranked.pages.length, query, ranked.partial);
         });
       })
       .catch(function () {
@@ -237,6 +425,21 @@
             : "The search index could not be loaded.",
         );
       });
+  }
+
+  function run() {
+    var query = input.value.trim();
+    ++seq;
+    clearTimeout(timer);
+    if (!query) {
+      status.textContent = "";
+      panel.textContent = "";
+      close();
+      return;
+    }
+    timer = setTimeout(function () {
+      search(query);
+    }, DEBOUNCE_MS);
   }
 
   function links() {

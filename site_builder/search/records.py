@@ -1,0 +1,138 @@
+"""Each page's extraction as the search phase stores it, in the results cache and in the output.
+
+A page's record is its fragment (the JSON file the search box fetches to show the page's results: its title,
+words and anchors) and its summary (title, number of words, each term's weighted frequency), which the index
+is assembled from. Both depend only on the page's HTML and on this package's code, so a record is cached
+under a SHA-256 of those two: a build re-extracts only the pages whose HTML changed.
+
+A cached record is one file: the SHA-256 of the rest, a newline, the fragment's bytes, a newline, the summary's
+JSON. A record whose digest or summary does not check out is extracted again and overwritten, never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from site_builder import cache as results_cache
+from site_builder.search.extract import extract
+
+FORMAT = "search-record 1"
+"""Bump when a record's layout changes (the extractor's code is in the key already)."""
+KEEP = 3  # records kept in the cache: this many times the number of pages indexed
+
+
+def dumps(value: object) -> bytes:
+    """Compact JSON, keys sorted, text as UTF-8: the same value always gives the same bytes."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Record:
+    fragment: bytes
+    title: str
+    words: int
+    counts: dict[str, int]
+
+
+def make_record(html: str) -> Record:
+    page = extract(html)
+    fragment = dumps(
+        {
+            "anchors": [[a.id, a.element, a.location, a.text] for a in page.anchors],
+            "title": page.title,
+            "words": " ".join(page.words),
+        }
+    )
+    return Record(fragment, page.title, len(page.words), page.counts)
+
+
+def code_key() -> str:
+    """A SHA-256 over this package's extraction code (and what it imports), the record format and Python's version."""
+    return results_cache.key_of(["site_builder.search.records"], [], [FORMAT])
+
+
+def record_key(code: str, html: bytes) -> str:
+    return hashlib.sha256(code.encode() + b"\n" + html).hexdigest()
+
+
+def encode(record: Record) -> bytes:
+    summary = dumps({"counts": record.counts, "title": record.title, "words": record.words})
+    body = record.fragment + b"\n" + summary
+    return hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+
+
+def decode(data: bytes) -> Record | None:
+    """The record a cache file holds, or None when its digest, layout or summary does not check out."""
+    head, sep, body = data.partition(b"\n")
+    if not sep or hashlib.sha256(body).hexdigest().encode() != head:
+        return None
+    fragment, sep, summary_bytes = body.partition(b"\n")
+    if not sep:
+        return None
+    try:
+        summary = json.loads(summary_bytes)
+    except ValueError:
+        return None
+    if not isinstance(summary, dict) or set(summary) != {"counts", "title", "words"}:
+        return None
+    counts, title, words = summary["counts"], summary["title"], summary["words"]
+    if not isinstance(title, str) or type(words) is not int or words < 0 or not isinstance(counts, dict):
+        return None
+    return Record(fragment, title, words, counts)  # its counts as written: the digest vouches for them
+
+
+class Store:
+    """Records in ``folder`` (None: no cache), each file named by its key."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.used: set[str] = set()
+        self.written = False
+
+    def get(self, key: str) -> Record | None:
+        if self.folder is None:
+            return None
+        try:
+            data = (self.folder / key).read_bytes()
+        except OSError:
+            return None
+        record = decode(data)
+        if record is not None:
+            self.used.add(key)
+        return record
+
+    def put(self, key: str, record: Record) -> None:
+        """Keep a record (best effort: a cache that cannot be written only costs time next build)."""
+        if self.folder is None:
+            return
+        self.used.add(key)
+        tmp = self.folder / f".{key}.{os.getpid()}.tmp"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(encode(record))
+            tmp.replace(self.folder / key)
+            self.written = True
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+    def prune(self, pages: int) -> None:
+        """After a build that wrote records: drop the oldest ones not used, beyond KEEP times the pages indexed,
+        and what earlier versions of the search phase left beside the records."""
+        if self.folder is None or not self.written:
+            return
+        try:
+            for old in self.folder.parent.iterdir():
+                if old != self.folder and old.is_dir():
+                    shutil.rmtree(old, ignore_errors=True)  # a Pagefind index an earlier build cached
+            entries = [e for e in self.folder.iterdir() if e.name not in self.used and not e.name.startswith(".")]
+            spare = max(0, KEEP * pages - len(self.used))
+            entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
+            for old in entries[spare:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass
