@@ -24,13 +24,19 @@
 //   axes' ranges and titles; and every axis a trace uses has a fixed range (layout.[xy]axis.range given, no
 //   autorange; a category axis too, e.g. [-0.5, n - 0.5]). Then only what moved is redrawn, in the same task,
 //   before the page is painted: no full replot (titles, legend, margins, drag boxes, every axis).
-//   - Traces whose values changed (compared with the last call's): Plotly.animate (no transition, no redraw)
-//     draws those alone (all of them if there is a bar trace, as Plotly redraws bars all together), and the
-//     scatter layer is then tidied as a full redraw would leave it (the drawing of a trace left without points
-//     removed, the traces in their order). A trace without points goes to Plotly as hidden (visible: false),
-//     which spares Plotly most of its work on it.
-//   - An axis range that moved: Plotly.animate takes the new values without drawing, then Plotly.relayout
-//     redraws that axis and every trace once.
+//   - Traces whose values changed (compared with the last call's): their new values go into Plotly's traces and
+//     their calculated data is worked out again by their trace type (every trace's if there is a bar, then the
+//     bars' positions across traces), without Plotly's pass over every default of the figure and every trace
+//     that Plotly.animate and Plotly.react start with (see `direct`); those traces alone are drawn, as
+//     Plotly.animate draws them (all of them if there is a bar trace, as Plotly redraws bars all together), and
+//     the scatter layer is then tidied as a full redraw would leave it (the drawing of a trace left without
+//     points removed, the traces in their order). A trace without points goes to Plotly as hidden (visible:
+//     false), which spares Plotly most of its work on it; its defaults are worked out once after each full pass
+//     (`prime`), so that it can be shown again this way. When that cannot be done (a trace shown again whose
+//     defaults Plotly has not worked out, hover values per point), Plotly.animate (no transition, no redraw)
+//     computes and draws them.
+//   - An axis range that moved: the new values are computed without drawing, then Plotly.relayout redraws that
+//     axis and every trace once.
 //   - An axis title whose text alone changed (plain text) is written into the title Plotly drew; any other
 //     title change goes through Plotly.relayout (a second pass over every default and every axis redrawn).
 //   - Nothing changed: no drawing.
@@ -144,7 +150,13 @@
       s.key = keyOf(d, l, c);
       s.data = d;
       s.layout = l;
-      return original.call(this, gd, forPlotly(d), l, c);
+      const drawn = original.call(this, gd, forPlotly(d), l, c);
+      if (!s.key || !drawn || typeof drawn.then !== "function") return drawn;
+      // the defaults of the traces with no points now, for Charts.update's direct path
+      return drawn.then(function (g) {
+        const primed = prime(el);
+        return primed ? primed.then(function () { return g; }) : g;
+      });
     };
   }
   Plotly.newPlot = wrap(Plotly.newPlot);
@@ -264,6 +276,137 @@
     if (nodes.length !== 1 || nodes[0].childElementCount || nodes[0].textContent !== a) return null;
     return { node: nodes[0], text: b };
   }
+  // The fast path without Plotly's pass over every default and every trace. Plotly.animate (like every update
+  // of Plotly's) first works out the defaults of the whole figure again, every trace's and the layout's, and then
+  // the calculated data of every trace, and these cost more than drawing the traces that changed. But when only
+  // the traces' values changed (Charts.update's fast path), a trace's defaults are those Plotly worked out last
+  // time but for the values themselves and the count of points, and its calculated data is its own (and the bars'
+  // positions, worked out across the bar traces). So: the new values go into the plot's data and Plotly's
+  // trace (gd.data, gd._fullData), the changed traces' calculated data is worked out by their trace type's own
+  // calc (every trace's when there is a bar, then the bars' positions across traces), as Plotly's doCalcdata does,
+  // and plotTraces draws them as Plotly.animate does. Only when every changed trace's defaults are at hand:
+  // Plotly works out none for a trace with no points (visible: false in _fullData), so one shown again after a
+  // full pass goes through Plotly.animate (and prime then works them out). False when not done this way.
+  const SORTED = /(total|sum|min|max|mean|geometric mean|median) (ascending|descending)/;
+  function arrayIn(o, keys) {
+    return !!o && keys.some(function (k) { return Array.isArray(o[k]); });
+  }
+  function pointCount(t) {
+    const n = ["x", "y"].filter(function (k) { return t[k] !== undefined && t[k] !== null; })
+      .map(function (k) { return t[k].length; });
+    return n.length ? Math.min.apply(null, n) : null;
+  }
+  function direct(el, d, p, changed) {
+    const full = el._fullData, fl = el._fullLayout, cd = el.calcdata;
+    if (!full || !fl || !cd || !Array.isArray(el.data) || full.length !== p.length || el.data.length !== p.length ||
+        cd.length !== p.length || fl.scattermode === "group" || !fl._subplots || !fl._plots) return false;
+    if (axisNames(fl).some(function (k) { return fl[k] && SORTED.test(fl[k].categoryorder || ""); })) return false;
+    const ok = changed.every(function (i) {
+      const t = full[i];
+      if (!t || !t._module || typeof t._module.calc !== "function" || t.index !== i || t.stackgroup) return false;
+      if (pointCount(p[i]) === null || (t.x === undefined) !== (p[i].x === undefined) ||
+          (t.y === undefined) !== (p[i].y === undefined)) return false;
+      // hover values per point (Plotly's fx calc copies them into the calculated data)
+      if (arrayIn(t, ["hoverinfo", "hovertemplate"]) || arrayIn(t.hoverlabel, ["bgcolor", "bordercolor", "namelength",
+        "align", "showarrow"]) || (t.hoverlabel && arrayIn(t.hoverlabel.font, ["size", "color", "family", "weight",
+        "style", "variant"]))) return false;
+      // Plotly's own trace is drawn (visible: true), or stays without points, as it was
+      return t.visible === true || (t.visible === false && !drawable(p[i]));
+    });
+    if (!ok) return false;
+    const bars = full.some(function (t) { return t.type === "bar"; });
+    changed.forEach(function (i) {
+      const t = full[i], input = el.data[i];
+      Object.keys(FREE).forEach(function (k) {
+        if (!(k in p[i])) return;
+        input[k] = p[i][k];
+        if (k in t) t[k] = p[i][k];
+      });
+      if ("visible" in p[i]) input.visible = p[i].visible;
+      // a trace the explorer hides (visible: false) has no points to draw either
+      t._length = p[i].visible === false || d[i].visible === false ? 0 : pointCount(p[i]);
+    });
+    // With a bar, every trace's calculated data again (Plotly's bar positions across traces build on all of it).
+    const again = bars ? full.map(function (_, i) { return i; }) : changed;
+    again.forEach(function (i) {
+      const t = full[i];
+      let c = [];
+      if (t.visible === true && t._length !== 0) {
+        t._extremes = {};
+        c = t._module.calc(el, t);
+      }
+      if (!Array.isArray(c) || !c[0]) c = [{ x: undefined, y: undefined }]; // Plotly's BADNUM
+      if (!c[0].t) c[0].t = {};
+      c[0].trace = t;
+      cd[i] = c;
+    });
+    if (bars) {
+      (fl._visibleModules || []).forEach(function (m) {
+        if (typeof m.crossTraceCalc !== "function" || !m.basePlotModule || m.basePlotModule.name !== "cartesian") return;
+        (fl._subplots.cartesian || []).forEach(function (sp) { m.crossTraceCalc(el, fl._plots[sp], sp); });
+      });
+    }
+    return true;
+  }
+  // Draws the traces as Plotly.animate does with no transition (its base plot's plot, given the traces), then
+  // tidies the scatter layer.
+  const INSTANT = { duration: 0, easing: "cubic-in-out", ordering: "layout first" };
+  function plotTraces(el, traces) {
+    if (!traces.length) return;
+    const t = el._fullData[traces[0]];
+    t._module.basePlotModule.plot(el, traces, INSTANT, function () { return function () {}; });
+    if (el._fullLayout._rehover) el._fullLayout._rehover();
+    tidy(el);
+  }
+  // A trace the explorer gives with no points (shown, but nothing to draw now) gets no defaults from Plotly
+  // (visible: false in _fullData): direct could not draw it when it has points again. So, after a full pass, one
+  // more pass of Plotly's defaults and calculated data (Plotly.animate with no trace to draw) in which such traces
+  // have one point with no value (the defaults are those of the trace with its points but for the count: only
+  // scatter traces with a mode, whose default depends on the count); then they are given back their values, no
+  // point (_length 0) and the calculated data of a trace with none, and nothing was drawn.
+  function prime(el) {
+    const s = state.get(el);
+    const full = el._fullData;
+    if (!s || !s.data || !full || !Array.isArray(el.data) || full.length !== el.data.length ||
+        s.data.length !== el.data.length || !el.on) return null;
+    const idx = [];
+    el.data.forEach(function (t, i) {
+      const a = s.data[i];
+      if (full[i] && full[i].visible === false && a && a.visible !== false && a.visible !== "legendonly" &&
+          noPoints(a) && ((a.type || "scatter") === "bar" || ((a.type || "scatter") === "scatter" && a.mode))) idx.push(i);
+    });
+    if (!idx.length) return null;
+    const saved = idx.map(function (i) { return el.data[i]; });
+    idx.forEach(function (i) {
+      const one = Object.assign({}, el.data[i], { visible: true });
+      ["x", "y"].forEach(function (k) { if (one[k] !== undefined && one[k] !== null) one[k] = [null]; });
+      el.data[i] = one;
+    });
+    let restored = false;
+    function restore() {
+      el.removeListener("plotly_transitioning", restore);
+      if (restored) return;
+      restored = true;
+      idx.forEach(function (i, j) {
+        el.data[i] = saved[j];
+        const t = el._fullData && el._fullData[i];
+        if (!t) return;
+        ["x", "y"].forEach(function (k) { if (k in t) t[k] = saved[j][k]; });
+        t._input = saved[j];
+        t._length = 0;
+        if (el.calcdata) el.calcdata[i] = [{ x: undefined, y: undefined, t: {}, trace: t }];
+      });
+    }
+    el.on("plotly_transitioning", restore);
+    let p;
+    try {
+      p = Plotly.animate(el, { data: [], traces: [] }, NO_TRANSITION);
+    } catch (e) {
+      p = null;
+    }
+    if (!p || typeof p.then !== "function") { restore(); return null; }
+    return p.then(function () { restore(); return el; }, function () { restore(); return el; });
+  }
   function update(gd, data, layout, config) {
     const el = typeof gd === "string" ? document.getElementById(gd) : gd;
     const s = state.get(el);
@@ -292,7 +435,7 @@
       if (key.titles[k] === s.key.titles[k]) return;
       const now = l[k].title === undefined ? null : l[k].title;
       const w = changed.length && titleNode(el, k, s.layout && s.layout[k] && s.layout[k].title, now);
-      if (w) { written.push(w); frameLayout[k + ".title.text"] = w.text; }
+      if (w) { w.axis = k; written.push(w); frameLayout[k + ".title.text"] = w.text; }
       else titles[k + ".title"] = now;
     });
     s.args = [data, layout, config];
@@ -306,16 +449,12 @@
       return Promise.resolve(el);
     }
     const p = forPlotly(d);
-    // Which traces Plotly.animate draws. When a range moves, none: Plotly.relayout then redraws every trace with
-    // the axis (the new values are put in the plot's data for Plotly.animate to compute). Otherwise the changed
-    // ones (scatter traces only, with at least one drawn, as Plotly drops a layer with no trace drawn in it, and
-    // none filled to the next), or all.
+    // Which traces are drawn: the changed ones (scatter traces only, all on one subplot, with at least one drawn,
+    // as Plotly drops a layer with no trace drawn in it, and a subplot with none, and none filled to the next), or
+    // all. When a range moves, none: Plotly.relayout then redraws every trace with the axis.
     let traces;
-    if (rescale) {
-      el.data = p;
-      traces = [];
-    } else if (d.every(function (t) { return (t.type || "scatter") === "scatter" && !t.stackgroup && !t.zorder &&
-        !/^tonext/.test(t.fill || ""); })) {
+    if (d.every(function (t) { return (t.type || "scatter") === "scatter" && !t.stackgroup && !t.zorder &&
+        !/^tonext/.test(t.fill || "") && (t.xaxis || "x") + (t.yaxis || "y") === (d[0].xaxis || "x") + (d[0].yaxis || "y"); })) {
       traces = changed.slice();
       if (!traces.some(function (i) { return drawable(p[i]); })) {
         const one = p.findIndex(drawable);
@@ -324,6 +463,35 @@
       traces.sort(function (a, b) { return a - b; });
     } else {
       traces = d.map(function (_, i) { return i; });
+    }
+    function writeTitles(layoutToo) {
+      written.forEach(function (w) {
+        w.node.textContent = w.text;
+        w.node.setAttribute("data-unformatted", w.text);
+        if (!layoutToo) return; // else Plotly.animate puts it into the plot's layout
+        [el.layout, el._fullLayout].forEach(function (lay) {
+          const a = lay && lay[w.axis];
+          if (!a) return;
+          if (a.title && typeof a.title === "object") a.title.text = w.text;
+          else a.title = { text: w.text };
+        });
+      });
+    }
+    // The new values computed and drawn without Plotly's pass over every default and every trace (see direct):
+    // in this task, before the page is painted. plotly_afterplot (or Plotly.relayout, which redraws the axes that
+    // moved and every trace, then emits it) comes in a microtask, once the explorer's handler has returned.
+    if (direct(el, d, p, changed)) {
+      if (!rescale) plotTraces(el, traces);
+      queueMicrotask(function () {
+        writeTitles(true);
+        if (Object.keys(relayout).length) Plotly.relayout(el, relayout);
+        else el.emit("plotly_afterplot");
+      });
+      return Promise.resolve(el);
+    }
+    if (rescale) { // Plotly.animate computes the new values (put in the plot's data) and draws nothing
+      el.data = p;
+      traces = [];
     }
     let drawn = false;
     function started() {
@@ -335,10 +503,7 @@
       // traces on them, then emits plotly_afterplot), or else emits plotly_afterplot.
       queueMicrotask(function () {
         if (traces.length) tidy(el);
-        written.forEach(function (w) {
-          w.node.textContent = w.text;
-          w.node.setAttribute("data-unformatted", w.text);
-        });
+        writeTitles();
         if (Object.keys(relayout).length) Plotly.relayout(el, relayout);
         else el.emit("plotly_afterplot");
       });
@@ -355,6 +520,8 @@
       }
     }).then(function () {
       el.removeListener("plotly_transitioning", started);
+      return drawn && prime(el); // Plotly worked out every default again: those of the traces with no points too
+    }).then(function () {
       s.busy = null;
       if (!drawn) { // not drawn this way after all: the full path
         s.key = null;
