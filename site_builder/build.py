@@ -55,7 +55,7 @@ VENDORED = "experiment_vendored"
 RESERVED = {
     "assets": "the site's assets (site_builder/static/)",
     "figures.json": "the figure list (figures.json)",
-    "search": "the search index (search/)",
+    "pagefind": "the search index (pagefind/)",
     "sitemap.xml": "the sitemap (sitemap.xml)",
     outdir.MARKER: f"the build's marker file ({outdir.MARKER})",
 }
@@ -165,16 +165,30 @@ class Models:
         text = hashlib.sha256(f"{page.label}\0{page.body}".encode()).hexdigest()
         key = results_cache.key_of(("site_builder.collect",), self.digests, [self._figure_texts, text])
         name = results_cache.entry_name("parse", page.label)
+        tokens_name = results_cache.entry_name("tokens", page.label)
         body = self.cache.read_bytes(name, key)
         if body is not None:
             try:
                 got = pickle.loads(body)  # our own entry: its digest line was checked
             except Exception:
                 got = None
-            if isinstance(got, Parsed) and got.page == page:
+            if isinstance(got, Parsed) and got.page == page and self.cache.has(tokens_name, key):
+
+                def load_tokens() -> list[Any]:
+                    raw = self.cache.read_bytes(tokens_name, key)
+                    try:
+                        tokens = pickle.loads(raw) if raw is not None else None
+                    except Exception:
+                        tokens = None
+                    if not isinstance(tokens, list):  # damaged since: parse the page again
+                        tokens = parse_page(page, md).tokens
+                    return tokens
+
+                got.load_tokens = load_tokens
                 return got
         got = parse_page(page, md)
-        self.cache.write_bytes(name, key, pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL))
+        self.cache.write_bytes(name, key, pickle.dumps(got.summary(), protocol=pickle.HIGHEST_PROTOCOL))
+        self.cache.write_bytes(tokens_name, key, pickle.dumps(got.tokens, protocol=pickle.HIGHEST_PROTOCOL))
         return got
 
     def template_figures(self, env: Any, folder: Path, names: list[str]) -> dict[str, list[tuple[str, str]]]:
@@ -550,12 +564,9 @@ def _build(
 
         t0 = time.perf_counter()
         n_files, reused = search.build_index(tmp, paths.cache)
+        how = "unchanged pages: the cached index" if reused else "Pagefind"
         n_pages = sum(1 for u in renderer.written if not u.endswith(".html"))
-        stage(
-            "search",
-            t0,
-            f"{n_files} index files for {n_pages} pages ({n_pages - reused} extracted, {reused} from the cache)",
-        )
+        stage("search", t0, f"{n_files} index files for {n_pages} pages ({how})")
         if drift_side is not None:
             t0 = time.perf_counter()
             cases = drift_side.result()

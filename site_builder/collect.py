@@ -6,7 +6,7 @@ index and every back-link are complete when rendering starts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
@@ -22,13 +22,29 @@ SAFE_LINK = "a link with no scheme (relative, /site-root, #anchor) or http, http
 
 @dataclass
 class Parsed:
-    """A content page after parsing: its tokens and what they reference."""
+    """A content page after parsing: its tokens and what they reference.
+
+    The tokens may be given as a loader instead (a page read back from the cache): they are needed only to
+    render the page, and most builds render few pages.
+    """
 
     page: Page
-    tokens: list[Token]
+    _tokens: list[Token] | None
     figs: list[tuple[str, str]] = field(default_factory=list)  # (key, "line N" in the content file)
     charts: list[tuple[str, str]] = field(default_factory=list)  # (name, "line N")
     terms: list[tuple[str, str]] = field(default_factory=list)  # (glossary key, "line N")
+    load_tokens: Callable[[], list[Token]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tokens(self) -> list[Token]:
+        if self._tokens is None:
+            assert self.load_tokens is not None
+            self._tokens = self.load_tokens()
+        return self._tokens
+
+    def summary(self) -> Parsed:
+        """What it references, without the tokens (what the cache keeps apart from them)."""
+        return Parsed(self.page, None, self.figs, self.charts, self.terms)
 
 
 def _walk(tokens: Iterable[Token]) -> Iterable[tuple[Token, list[int] | None]]:
