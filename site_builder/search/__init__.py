@@ -1,7 +1,7 @@
 """The search phase: the site's own full-text index of the built pages, in the output's ``search/`` folder.
 
 Every page (``**/index.html``; not the 404 page) is read by :mod:`.extract` into its words, anchors and
-terms (:mod:`.terms`: the normalisation the search box repeats in ``static/js/search_terms.js``). Each page's
+terms (:mod:`.terms`: the normalisation the search box repeats in ``static/js/search_index.js``). Each page's
 record is cached under a SHA-256 of its HTML and of the extraction code (:mod:`.records`), so a build
 re-reads only the pages whose HTML changed; the index is then assembled from the records:
 

@@ -1,6 +1,6 @@
 """Words to index terms: the one normalisation the index and the search box share.
 
-``static/js/search_terms.js`` implements the same function in JavaScript; ``tests/browser/test_search.py``
+``static/js/search_index.js`` implements the same function in JavaScript; ``tests/browser/test_search.py``
 runs it on every distinct word of the built site and requires the terms this module gives.
 
 A word (the page's text split on white space) gives its terms, in order:

@@ -126,7 +126,7 @@ def test_the_keyboard_reaches_the_results_and_enter_opens_the_first(page, server
     assert not frag or page.evaluate("id => !!document.getElementById(id)", frag)
 
 
-PARITY = "words => words.map(w => window.SearchTerms.terms(w))"
+PARITY = "words => words.map(w => window.SearchIndex.terms(w))"
 
 
 def test_the_browser_normalises_every_word_as_the_build_does(page, server: str, site_dir: Path) -> None:  # type: ignore[no-untyped-def]
@@ -135,7 +135,7 @@ def test_the_browser_normalises_every_word_as_the_build_does(page, server: str, 
     words |= {"Trainers,", "model’s", "ΣΑΣ", "naïve", "İstanbul", "x²", "𝑥-axis", "K", "Straße", "﻿", "…"}
     words = sorted(words)
     page.goto(server)
-    page.add_script_tag(url=server + "assets/js/search_terms.js")
+    page.add_script_tag(url=server + "assets/js/search_index.js")
     got: list[list[str]] = []
     for i in range(0, len(words), 2000):
         got += page.evaluate(PARITY, words[i : i + 2000])

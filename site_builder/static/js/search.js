@@ -2,9 +2,9 @@
  * site_builder/search/).
  *
  * When the reader starts searching it loads search/index.json (every term with the pages holding it) and
- * search_terms.js (the build's word normalisation, rule for rule). Pages are ranked with BM25; every query word
- * must match (the last one also as a prefix, as it is typed), else the pages matching most of the words come
- * first. Only the shown pages' fragments (their words and anchors) are fetched, and the matches found in them.
+ * search_index.js (the build's word normalisation, rule for rule, and the ranking: BM25; every query word must
+ * match, the last one also as a prefix, as it is typed, else the pages matching most of the words come first).
+ * Only the shown pages' fragments (their words and anchors) are fetched, and the matches found in them.
  *
  * Each result lands where its words are: on the slide, section, table row or glossary entry that holds them
  * (the last element with an id before the first match, from the anchors the build records), not only on the
@@ -28,9 +28,6 @@
   var MAX_PAGES = 8;
   var MAX_PER_PAGE = 3;
   var DEBOUNCE_MS = 100;
-  var K1 = 1.2; // BM25
-  var B = 0.75;
-  var NEAR = 0.7; // a term matched by a prefix or a completed ending counts this much of an exact match
   var loading = null;
   var fragments = new Map(); // file name: a promise of its parsed fragment
   var seq = 0;
@@ -50,7 +47,7 @@
   }
 
   function script(path) {
-    if (window.SearchTerms) return Promise.resolve();
+    if (window.SearchIndex) return Promise.resolve();
     return new Promise(function (resolve, reject) {
       var s = document.createElement("script");
       s.src = url(path);
@@ -62,124 +59,16 @@
     });
   }
 
-  /* The index as the search needs it: pages, each term's postings, the terms in order, the mean page length. */
-  function prepare(raw) {
-    if (!raw || raw.format !== FORMAT) throw new Error("search index format");
-    var pages = raw.pages.map(function (p) {
-      return { url: p[0], title: p[1], words: p[2], fragment: p[3] };
-    });
-    var terms = new Map(Object.entries(raw.terms));
-    var total = pages.reduce(function (n, p) {
-      return n + p.words;
-    }, 0);
-    return {
-      pages: pages,
-      terms: terms,
-      sorted: Array.from(terms.keys()).sort(),
-      avg: pages.length ? total / pages.length || 1 : 1,
-    };
-  }
-
   function load() {
     if (!loading) {
-      loading = Promise.all([getJSON("search/index.json"), script("assets/js/search_terms.js")]).then(function (r) {
-        return prepare(r[0]);
+      loading = Promise.all([getJSON("search/index.json"), script("assets/js/search_index.js")]).then(function (r) {
+        return window.SearchIndex.prepare(r[0], FORMAT);
       });
       loading.catch(function () {
         loading = null;
       });
     }
     return loading;
-  }
-
-  /* The index terms one query word stands for: {term: weight}. The last word also matches the terms it begins
-     and, typed part way into an ending the stemmer removes ("trainin"), the stem it completes to. */
-  function matches(idx, word, last) {
-    var out = new Map();
-    if (idx.terms.has(word)) out.set(word, 1);
-    if (!last) return out;
-    var lo = 0;
-    var hi = idx.sorted.length;
-    while (lo < hi) {
-      var mid = (lo + hi) >> 1;
-      if (idx.sorted[mid] < word) lo = mid + 1;
-      else hi = mid;
-    }
-    for (var i = lo; i < idx.sorted.length && idx.sorted[i].indexOf(word) === 0; i++) {
-      if (!out.has(idx.sorted[i])) out.set(idx.sorted[i], NEAR);
-    }
-    return out;
-  }
-
-  function completions(idx, raw, out) {
-    var T = window.SearchTerms;
-    T.SUFFIXES.forEach(function (suffix) {
-      for (var k = 1; k < suffix.length; k++) {
-        var typed = suffix.slice(0, k);
-        if (raw.length > k && raw.slice(raw.length - k) === typed) {
-          var t = T.terms(raw.slice(0, raw.length - k) + suffix)[0];
-          if (t && idx.terms.has(t) && !out.has(t)) out.set(t, NEAR);
-        }
-      }
-    });
-  }
-
-  /* The query as groups of terms, each group one word every page must match. */
-  function groups(idx, query) {
-    var T = window.SearchTerms;
-    var words = query.split(/\s+/).filter(Boolean);
-    var out = [];
-    words.forEach(function (word, n) {
-      var last = n === words.length - 1;
-      var ts = T.terms(word);
-      if (!ts.length) return;
-      var whole = matches(idx, ts[0], last);
-      if (last) completions(idx, T.base(word), whole);
-      if (whole.size || ts.length === 1) {
-        out.push(whole);
-        return;
-      }
-      ts.slice(1).forEach(function (part, i) {
-        out.push(matches(idx, part, last && i === ts.length - 2)); // a word not indexed whole: each of its parts
-      });
-    });
-    return out;
-  }
-
-  /* Pages ranked (BM25): those matching every group, else (partial) those matching the most groups first. */
-  function rank(idx, gs) {
-    var n = idx.pages.length;
-    var scores = new Map(); // page: {score, groups}
-    gs.forEach(function (group) {
-      var best = new Map(); // page: this group's best term score
-      group.forEach(function (weight, term) {
-        var post = idx.terms.get(term);
-        var df = post.length / 2;
-        var idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        for (var i = 0; i < post.length; i += 2) {
-          var page = post[i];
-          var tf = post[i + 1];
-          var dl = idx.pages[page].words || 1;
-          var s = (weight * idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dl) / idx.avg));
-          if (!best.has(page) || best.get(page) < s) best.set(page, s);
-        }
-      });
-      best.forEach(function (s, page) {
-        var cur = scores.get(page) || { page: page, score: 0, groups: 0 };
-        cur.score += s;
-        cur.groups += 1;
-        scores.set(page, cur);
-      });
-    });
-    var all = Array.from(scores.values());
-    var full = all.filter(function (r) {
-      return r.groups === gs.length;
-    });
-    var list = full.length ? full : all;
-    list.sort(function (a, b) {
-      return b.groups - a.groups || b.score - a.score || a.page - b.page;
-    });
-    return { pages: list, partial: !full.length };
   }
 
   function fragment(name) {
@@ -191,7 +80,7 @@
           anchors: f.anchors.map(function (a) {
             return { id: a[0], element: a[1], location: a[2], text: a[3] };
           }),
-          terms: null, // each word's terms, computed once when first searched
+          terms: null, // each word's terms, computed once when first searched (SearchIndex.locations)
         };
       });
       p.catch(function () {
@@ -204,23 +93,12 @@
 
   /* A page's result as the rendering below reads it: url, meta.title, its words, anchors and the matches. */
   function pageData(page, frag, wanted) {
-    var T = window.SearchTerms;
-    if (!frag.terms) frag.terms = frag.all.map(T.terms);
-    var locations = [];
-    frag.terms.forEach(function (ts, i) {
-      if (
-        ts.some(function (t) {
-          return wanted.has(t);
-        })
-      )
-        locations.push(i);
-    });
     return {
       url: page.url,
       meta: { title: frag.title || page.title },
       all: frag.all,
       anchors: frag.anchors,
-      locations: locations,
+      locations: window.SearchIndex.locations(frag, wanted),
     };
   }
 
@@ -394,16 +272,12 @@
     return load()
       .then(function (idx) {
         if (mine !== seq) return null;
-        var gs = groups(idx, query);
-        var ranked = gs.length ? rank(idx, gs) : { pages: [], partial: false };
+        var S = window.SearchIndex;
+        var gs = S.groups(idx, query);
+        var ranked = gs.length ? S.rank(idx, gs) : { pages: [], partial: false };
         var key = KEY.test(query);
         var top = ranked.pages.slice(0, key ? 3 * MAX_PAGES : MAX_PAGES);
-        var wanted = new Set();
-        gs.forEach(function (g) {
-          g.forEach(function (_, t) {
-            wanted.add(t);
-          });
-        });
+        var wanted = S.wanted(gs);
         return Promise.all(
           top.map(function (r) {
             var page = idx.pages[r.page];
