@@ -55,7 +55,7 @@ VENDORED = "experiment_vendored"
 RESERVED = {
     "assets": "the site's assets (site_builder/static/)",
     "figures.json": "the figure list (figures.json)",
-    "pagefind": "the search index (pagefind/)",
+    "search": "the search index (search/)",
     "sitemap.xml": "the sitemap (sitemap.xml)",
     outdir.MARKER: f"the build's marker file ({outdir.MARKER})",
 }
@@ -564,9 +564,12 @@ def _build(
 
         t0 = time.perf_counter()
         n_files, reused = search.build_index(tmp, paths.cache)
-        how = "unchanged pages: the cached index" if reused else "Pagefind"
         n_pages = sum(1 for u in renderer.written if not u.endswith(".html"))
-        stage("search", t0, f"{n_files} index files for {n_pages} pages ({how})")
+        stage(
+            "search",
+            t0,
+            f"{n_files} index files for {n_pages} pages ({n_pages - reused} extracted, {reused} from the cache)",
+        )
         if drift_side is not None:
             t0 = time.perf_counter()
             cases = drift_side.result()
