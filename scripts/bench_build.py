@@ -8,6 +8,10 @@ Every timing is a whole process (`python -m site_builder build …`, imports inc
 * MkDocs 1.6 (`mkdocs build`) on the same content pages, fresh and with its output already there.
 
 Reports medians of N runs (default 5) and the ratios to MkDocs' build, with the machine it ran on.
+
+Both tools run as on a default Python install, which keeps the compiled bytecode of the modules it imports:
+``PYTHONDONTWRITEBYTECODE`` (which a sandbox may set) is dropped for the timed processes and their bytecode
+goes to a temporary folder (``PYTHONPYCACHEPREFIX``), filled by one untimed build of each before timing.
 MkDocs comes from the bench-only lock file (`make bench` installs requirements/bench.txt).
 
     .venv/bin/python scripts/bench_build.py [--runs 5]
@@ -31,9 +35,12 @@ PROJECT = Path(__file__).resolve().parent.parent
 SHARED = PROJECT.parent / "shared"
 
 
+ENV = dict(os.environ)
+
+
 def timed(cmd: list[str], cwd: Path) -> float:
     t0 = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     return time.perf_counter() - t0
 
 
@@ -69,6 +76,11 @@ def main() -> None:
         for name in ("content", "templates", "data"):
             shutil.copytree(PROJECT / name, project / name)
         mk = mkdocs_project(tmp / "mkdocs")
+        ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+        ENV["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+        mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(mk / "mkdocs.yml")]
+        timed(build_cmd(project, tmp / "warmup", tmp / "warmup-cache"), PROJECT)  # bytecode, untimed
+        timed([*mkdocs, "-d", str(mk / "warmup")], mk)
         r: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "edit", "mk_cold", "mk_warm")}
         cache = tmp / "cache"
         for i in range(n):
@@ -83,7 +95,6 @@ def main() -> None:
         for i in range(n):
             page.write_text(original + f"\nAn edited sentence, version {i}.\n", encoding="utf-8")
             r["edit"].append(timed(build_cmd(project, tmp / "site", cache), PROJECT))
-        mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(mk / "mkdocs.yml")]
         for _ in range(n):
             shutil.rmtree(mk / "site", ignore_errors=True)
             r["mk_cold"].append(timed([*mkdocs, "-d", str(mk / "site")], mk))

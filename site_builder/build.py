@@ -398,12 +398,14 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
         return Summary(state.record.pages, state.record.figures, time.perf_counter() - t_start)
     with outdir.interrupts_as_errors():
         outdir.remove_stale_tmp(paths.out)
+        results_cache.IMPORT_MEMO.load(paths.cache)
         try:
             with contextlib.ExitStack() as children:  # processes started beside the build are stopped with it
                 summary = _build(opts, paths, log, state, children)
         except outdir.Interrupted:
             _remove_own_tmp(paths.out)
             raise
+        results_cache.IMPORT_MEMO.save()
         uptodate.remember(opts, state, summary.pages, summary.figures)
     return summary
 

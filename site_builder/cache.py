@@ -9,8 +9,10 @@ recomputed, never trusted.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import json
 import os
 import re
 import sys
@@ -45,9 +47,49 @@ IMPORT = re.compile(
 )
 
 
+class _ImportMemo:
+    """The import graph kept between builds (``imports.json`` in the cache folder), by file path, modification
+    time and size: a build whose code did not change reads no source file to find what it imports."""
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        self.known: dict[str, list[str]] = {}
+        self.used: dict[str, list[str]] = {}
+
+    def load(self, folder: Path | None) -> None:
+        self.path = folder / "imports.json" if folder is not None else None
+        self.known, self.used = {}, {}
+        if self.path is None:
+            return
+        try:
+            raw = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(raw, dict) and raw.get("format") == FORMAT and isinstance(raw.get("files"), dict):
+            self.known = {
+                k: v for k, v in raw["files"].items() if isinstance(v, list) and all(isinstance(m, str) for m in v)
+            }
+
+    def save(self) -> None:
+        """Write what this process used (best effort), if it differs from what was read."""
+        if self.path is None or self.used == self.known:
+            return
+        with contextlib.suppress(OSError):
+            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"format": FORMAT, "files": self.used}, sort_keys=True), "utf-8")
+            tmp.replace(self.path)
+
+
+IMPORT_MEMO = _ImportMemo()
+
+
 def _imports(path: Path, module: str) -> frozenset[str]:
     st = path.stat()
-    return _imports_of(str(path), module, st.st_mtime_ns, st.st_size)
+    memo = f"{path}\0{module}\0{st.st_mtime_ns}\0{st.st_size}"
+    known = IMPORT_MEMO.known.get(memo)
+    found = frozenset(known) if known is not None else _imports_of(str(path), module, st.st_mtime_ns, st.st_size)
+    IMPORT_MEMO.used[memo] = sorted(found)
+    return found
 
 
 @functools.cache

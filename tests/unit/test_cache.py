@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,32 @@ def test_no_cache_folder_means_always_compute(tmp_path: Path) -> None:
     c = cache.ResultsCache(None)
     assert c.get_or_compute("m", "k", lambda: "x") == "x"
     assert c.misses == ["m"] and not list(tmp_path.iterdir())
+
+
+def test_the_import_graph_kept_between_builds_gives_the_same_keys(tmp_path: Path) -> None:
+    entries = ("site_builder.results.simulation",)
+    fresh = cache.key_of(entries, ["x"])
+    cache.IMPORT_MEMO.load(tmp_path)
+    try:
+        cache._sources.cache_clear()
+        cache.source_files.cache_clear()
+        assert cache.key_of(entries, ["x"]) == fresh
+        cache.IMPORT_MEMO.save()
+        saved = json.loads((tmp_path / "imports.json").read_text("utf-8"))
+        assert any("models/simulation/fifo.py" in k for k in saved["files"])
+        cache.IMPORT_MEMO.load(tmp_path)  # read back: no source file is read for its imports
+        cache._sources.cache_clear()
+        cache.source_files.cache_clear()
+        cache._imports_of.cache_clear()
+        assert cache.key_of(entries, ["x"]) == fresh
+        assert cache._imports_of.cache_info().currsize == 0
+        (tmp_path / "imports.json").write_text("{not json", "utf-8")  # damaged: ignored, found again
+        cache.IMPORT_MEMO.load(tmp_path)
+        assert cache.IMPORT_MEMO.known == {}
+        cache._sources.cache_clear()
+        cache.source_files.cache_clear()
+        assert cache.key_of(entries, ["x"]) == fresh
+    finally:
+        cache.IMPORT_MEMO.load(None)
+        cache._sources.cache_clear()
+        cache.source_files.cache_clear()
