@@ -599,10 +599,14 @@
     }
     return v === null || v === undefined ? "" : String(v).replace(/<br\s*\/?>/gi, " ").replace(/<[^>]*>/g, "");
   }
+  // An axis's title, or (none of its own) that of the axis it is drawn over (overlaying).
   function axisTitle(layout, letter, ref) {
     const a = layout[letter + "axis" + (ref && ref.length > 1 ? ref.slice(1) : "")];
     const t = a && a.title;
-    return plain(typeof t === "string" ? t : t && t.text);
+    const text = plain(typeof t === "string" ? t : t && t.text);
+    if (text || !a || typeof a.overlaying !== "string" || a.overlaying.charAt(0) !== letter) return text;
+    return axisTitle(Object.assign({}, layout, { [letter + "axis" + (ref && ref.length > 1 ? ref.slice(1) : "")]: null }),
+      letter, a.overlaying);
   }
   function dataTables(plot) {
     const layout = plot.layout || {};

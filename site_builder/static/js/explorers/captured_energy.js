@@ -109,30 +109,56 @@
   function has(t, s) { return data.groups.some(function (g) { return t[g.id][s].share !== null; }); }
 
   // Every trace keeps its attributes from one setting to the next and only its numbers change, so that
-  // Charts.update redraws the bars alone (the axes' ranges are fixed): one trace per selector the run has, a hidden
-  // one with no bars (its place in each group stays empty, so the others do not move). Only the log scale and a
-  // run with another set of selectors go through Plotly.react.
+  // Charts.update redraws the bars alone (the axes' ranges are fixed): one trace per selector, a hidden one or
+  // one the run does not have with no bars (its place in each group stays empty, so the others do not move, from
+  // one run to the next too). The two scales are two y axes, each with its own bars and keep-fraction line: the
+  // linear one (y) and the logarithmic one (y2, over it); the scale not shown has no bars, and its axis's range is
+  // moved away from its ticks (both list theirs), so it draws nothing. The switch then changes numbers and ranges
+  // only, as every other control does (a new axis type would cost Plotly a full redraw).
   function traces(t) {
     const x = data.groups.map(function (g) { return g.label; });
-    return data.selectors.filter(function (s) { return has(t, s.id); }).map(function (s) {
-      const cells = data.groups.map(function (g) { return t[g.id][s.id]; });
-      return {
-        type: "bar", name: s.label, x: x,
-        y: cells.map(function (c) { return state.shown[s.id] ? c.share : null; }),
-        customdata: cells.map(function (c) { return [c.text, c.vs_keep_text]; }),
-        marker: { color: COLORS[s.id] || "#888" },
-        hovertemplate: s.label + ", %{x}: %{customdata[0]} of the energy (%{customdata[1]} the keep fraction)<extra></extra>",
-      };
-    }).concat(KEEP);
+    function bars(log) {
+      return data.selectors.map(function (s) {
+        const cells = data.groups.map(function (g) { return t[g.id][s.id]; });
+        const on = state.shown[s.id] && state.log === log;
+        return {
+          type: "bar", name: s.label + (log ? " (logarithmic scale)" : ""), x: x, yaxis: log ? "y2" : "y",
+          y: cells.map(function (c) { return on ? c.share : null; }),
+          customdata: cells.map(function (c) { return [c.text, c.vs_keep_text]; }),
+          marker: { color: COLORS[s.id] || "#888" },
+          hovertemplate: s.label + ", %{x}: %{customdata[0]} of the energy (%{customdata[1]} the keep fraction)<extra></extra>",
+        };
+      });
+    }
+    return bars(false).concat(bars(true), [keep(false), keep(true)]);
   }
   // The keep fraction: a dashed line across the plot with its label, as a trace over an overlaying linear x axis
   // (layout shapes and annotations would be laid out again on every full redraw; an annotation is measured).
-  const KEEP = [{
-    type: "scatter", mode: "lines+text", name: "Keep fraction", x: [0, 1], y: [data.keep, data.keep], xaxis: "x2",
-    hoverinfo: "skip", cliponaxis: false, line: { color: "#444", width: 1, dash: "dash" },
-    text: ["", "keep fraction 1/" + Math.round(1 / data.keep)], textposition: "top left",
-    textfont: { size: 11, color: "#444" },
-  }];
+  function keep(log) {
+    const on = state.log === log;
+    return {
+      type: "scatter", mode: "lines+text", name: "Keep fraction", x: on ? [0, 1] : [], y: on ? [data.keep, data.keep] : [],
+      xaxis: "x2", yaxis: log ? "y2" : "y", hoverinfo: "skip", cliponaxis: false,
+      line: { color: "#444", width: 1, dash: "dash" },
+      text: on ? ["", "keep fraction 1/" + Math.round(1 / data.keep)] : [], textposition: "top left",
+      textfont: { size: 11, color: "#444" },
+    };
+  }
+  // The ticks each scale lists: the linear one's every 0.1, the logarithmic one's as Plotly draws 10^-6 to 1 with
+  // 2 and 5 between (smaller).
+  const LINEAR = [0, 0.75];
+  const LINEAR_TICKS = [0, 1, 2, 3, 4, 5, 6, 7].map(function (i) { return i / 10; });
+  const LOG = [-6, 0];
+  const LOG_TICKS = [], LOG_TEXT = [];
+  for (let e = LOG[0]; e <= LOG[1]; e++) {
+    [1, 2, 5].forEach(function (m) {
+      if (e === LOG[1] && m > 1) return;
+      LOG_TICKS.push(Number((m + "e" + e)));
+      LOG_TEXT.push(m > 1 ? "<span style=\"font-size:9px\">" + m + "</span>" : e < -3 ? Math.pow(10, e + 6) + "μ" : String(Number("1e" + e)));
+    });
+  }
+  // Where the scale not shown has its range: above its ticks (no tick, grid line or zero line of it is drawn).
+  const AWAY = [2, 3];
 
   // A new object each time: Plotly writes into the layout it is given. On a wide plot the group names are not
   // turned (tickangle 0), so that Plotly need not measure them to see whether they overlap.
@@ -147,9 +173,10 @@
       hovermode: "closest",
       xaxis: { fixedrange: true, range: [-0.5, data.groups.length - 0.5], tickangle: wide ? 0 : "auto" },
       xaxis2: { overlaying: "x", range: [0, 1], fixedrange: true, visible: false },
-      yaxis: state.log
-        ? { title: { text: "Share of energy kept" }, type: "log", range: [-6, 0], fixedrange: true }
-        : { title: { text: "Share of energy kept" }, range: [0, 0.75], fixedrange: true },
+      yaxis: { title: { text: "Share of energy kept" }, range: state.log ? AWAY : LINEAR, tickmode: "array",
+        tickvals: LINEAR_TICKS, fixedrange: true },
+      yaxis2: { type: "log", overlaying: "y", side: "left", range: state.log ? LOG : AWAY, tickmode: "array",
+        tickvals: LOG_TICKS, ticktext: LOG_TEXT, showgrid: true, fixedrange: true },
     };
   }
 
