@@ -5,9 +5,10 @@ terms (:mod:`.terms`: the normalisation the search box repeats in ``static/js/se
 record is cached under a SHA-256 of its HTML and of the extraction code (:mod:`.records`), so a build
 re-reads only the pages whose HTML changed; the index is then assembled from the records:
 
-- ``search/index.json``: the pages (URL, title, number of words, fragment file) sorted by URL, and every
-  term with its postings (page number, weighted term frequency), keys sorted: all the search box needs to
-  rank pages (BM25) as the reader types;
+- ``search/index.json``: the pages (URL, title, number of words, fragment file) sorted by URL, every term
+  (sorted) and, in the same order, its postings (page number, weighted term frequency, for each page holding
+  it): all the search box needs to rank pages (BM25) as the reader types. Two parallel lists rather than an
+  object of terms: JSON writes them faster, and a term never becomes an object key (``"3"`` would be reordered);
 - ``search/fragments/<sha256>.json``: one per page, named by the SHA-256 of its bytes (a browser may cache
   it for good): the page's title, words and anchors, fetched only for the pages a search shows.
 
@@ -17,7 +18,6 @@ the previous site untouched. The same pages give the same bytes, from the cache 
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from site_builder.search.records import Record, Store, code_key, dumps, make_rec
 FOLDER = "search"
 INDEX = "index.json"
 FRAGMENTS = "fragments"
-FORMAT = 1
+FORMAT = 2
 """The index's layout, written into it; ``static/js/search.js`` reads this one."""
 PARALLEL_FROM = 4  # pages to extract from which half of them are extracted in a forked process
 
@@ -84,16 +84,18 @@ def assemble(urls: list[str], records: list[Record]) -> tuple[bytes, dict[str, b
     fragments: dict[str, bytes] = {}
     postings: dict[str, list[int]] = {}
     for i, (url, rec) in enumerate(zip(urls, records, strict=True)):
-        name = hashlib.sha256(rec.fragment).hexdigest()[:20]
-        fragments[name] = rec.fragment
-        pages.append([url, rec.title, rec.words, name])
+        fragments[rec.name] = rec.fragment
+        pages.append([url, rec.title, rec.words, rec.name])
         for term, count in rec.counts.items():
             p = postings.get(term)
             if p is None:
                 postings[term] = [i, count]
             else:
                 p += (i, count)
-    return dumps({"format": FORMAT, "pages": pages, "terms": postings}), fragments
+    terms = sorted(postings)
+    return dumps(
+        {"format": FORMAT, "pages": pages, "postings": [postings[t] for t in terms], "terms": terms}
+    ), fragments
 
 
 def build_index(out: Path, cache: Path | None) -> tuple[int, int]:

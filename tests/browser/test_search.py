@@ -70,7 +70,8 @@ def fragments_of(site_dir: Path) -> dict[str, dict]:
 
 def test_the_index_is_built_and_the_box_is_on_every_page(site_dir: Path, pages: list[str]) -> None:
     index = index_of(site_dir)
-    assert index["format"] == 1
+    assert index["format"] == 2
+    assert index["terms"] == sorted(set(index["terms"])) and len(index["postings"]) == len(index["terms"])
     assert [url for url, *_ in index["pages"]] == sorted("/" + p for p in pages)
     fragments = sorted(p.stem for p in (site_dir / "search" / "fragments").glob("*.json"))
     assert fragments == sorted(name for *_, name in index["pages"])

@@ -24,7 +24,7 @@
   var HEADING = /^h[1-6]$/;
   var KEY = /^[a-z][\w-]*(\.[\w-]+)+$/i; // a figure key, e.g. exp.final.B
   var KEY_WORD = /^[a-z][\w-]*(\.[\w-]+){2,}\.$/i; // a key as indexed beside its number ("exp.final.B.")
-  var FORMAT = 1; // the index layout this script reads (site_builder/search/__init__.py)
+  var FORMAT = 2; // the index layout this script reads (site_builder/search/__init__.py)
   var MAX_PAGES = 8;
   var MAX_PER_PAGE = 3;
   var DEBOUNCE_MS = 100;

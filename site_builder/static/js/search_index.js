@@ -2,7 +2,7 @@
  *
  * - terms(word): site_builder/search/terms.py in JavaScript, rule for rule (its docstring states them);
  *   tests/browser/test_search.py requires the Python terms for every distinct word of the built site;
- * - prepare(index): search/index.json (pages, each term's postings) as the query needs it;
+ * - prepare(index): search/index.json (pages, terms and their postings) as the query needs it;
  * - groups(index, query): each query word as the index terms it stands for (the last word also as a prefix, and
  *   typed part way into an ending the stemmer removes, as the stem it completes to);
  * - rank(index, groups): BM25 over pages, every word required, else the pages matching most of them first;
@@ -97,7 +97,10 @@
     var pages = raw.pages.map(function (p) {
       return { url: p[0], title: p[1], words: p[2], fragment: p[3] };
     });
-    var postings = new Map(Object.entries(raw.terms));
+    var postings = new Map();
+    raw.terms.forEach(function (t, i) {
+      postings.set(t, raw.postings[i]);
+    });
     var total = pages.reduce(function (n, p) {
       return n + p.words;
     }, 0);
