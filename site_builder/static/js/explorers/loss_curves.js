@@ -71,10 +71,10 @@
     b.setAttribute("aria-pressed", String(axis === state.axis));
     b.addEventListener("click", function () {
       state.axis = axis;
+      update();
       controls.querySelectorAll("button[data-axis]").forEach(function (o) {
         o.setAttribute("aria-pressed", String(o.dataset.axis === state.axis));
       });
-      update();
     });
     controls.appendChild(b);
   });
@@ -249,9 +249,12 @@
     syncBoxes();
   }
 
+  // The chart first, then the printed values: Plotly measures the page while it draws, and text written before
+  // it would have to be laid out first.
   function update() {
+    const drawn = window.Charts.update(plot, traces(), layout(), PLOT_CONFIG);
     show();
-    return window.Charts.update(plot, traces(), layout(), PLOT_CONFIG);
+    return drawn;
   }
 
   targetSelect.addEventListener("change", function () { state.target = targetSelect.value; update(); });

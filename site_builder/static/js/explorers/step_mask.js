@@ -304,12 +304,15 @@
     setValueText(tflops.input, port.integer(c.s.tflops) + " TFLOP/s");
   }
 
+  // The chart first, then the printed values: Plotly measures the page while it draws, and text written before
+  // it would have to be laid out first.
   function update() {
     syncControls();
     const c = compute();
-    show(c);
     const data = traces(c);
-    return window.Charts.update(plot, data, layout(data), PLOT_CONFIG);
+    const drawn = window.Charts.update(plot, data, layout(data), PLOT_CONFIG);
+    show(c);
+    return drawn;
   }
 
   variantSelect.addEventListener("change", function () { state.variant = variantSelect.value; update(); });
