@@ -143,8 +143,8 @@ class Models:
         """An explorer's parity cases (cached: keyed by its module's source and the documents they come from)."""
         return self.cache.get_or_compute(f"cases-{e.name}", self._explorer_key(e, docs), lambda: e.cases_json(docs))
 
-    def explorer_payload(self, e: Explorer, docs: dict[str, Produced]) -> Any:
-        """The data an explorer's page code draws (cached like its cases; JSON, as the page embeds it)."""
+    def explorer_payload(self, e: Explorer, docs: dict[str, Produced]) -> str:
+        """The data an explorer's page code draws, as the JSON text the page embeds (cached like its cases)."""
         key = self._explorer_key(e, docs)
 
         def compute() -> str:
@@ -152,7 +152,7 @@ class Models:
 
         text = self.cache.get_or_compute(f"payload-{e.name}", key, compute)
         self.payload_digests[e.name] = hashlib.sha256(text.encode()).hexdigest()
-        return json.loads(text)
+        return text
 
     def parsed(self, page: Page, md: MarkdownIt, registry: Registry) -> Parsed:
         """A content page's tokens (cached: keyed by its text, the parser's source and the figures' texts, which

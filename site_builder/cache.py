@@ -72,7 +72,7 @@ class _ImportMemo:
 
     def save(self) -> None:
         """Write what this process used (best effort), if it differs from what was read."""
-        if self.path is None or self.used == self.known:
+        if self.path is None or not self.used or self.used == self.known:
             return
         with contextlib.suppress(OSError):
             tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
@@ -83,6 +83,7 @@ class _ImportMemo:
 IMPORT_MEMO = _ImportMemo()
 
 
+@functools.cache  # per process, as source_files is
 def _imports(path: Path, module: str) -> frozenset[str]:
     st = path.stat()
     memo = f"{path}\0{module}\0{st.st_mtime_ns}\0{st.st_size}"
@@ -135,7 +136,7 @@ def source_files(entry: str) -> tuple[Path, ...]:
                 continue
             seen[prefix] = path
             todo.extend(_imports(path, prefix))
-    return tuple(sorted(set(seen.values())))
+    return tuple(sorted(set(seen.values()), key=str))
 
 
 def installed_version(lib: str) -> str:
@@ -165,7 +166,7 @@ def _file_digest(path: str, _mtime: int, _size: int) -> bytes:
 @functools.cache
 def _sources(entries: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
     """The source files of ``entries`` (sorted), each with its label line as the key prints it."""
-    paths = sorted({p for e in entries for p in source_files(e)})
+    paths = sorted({p for e in entries for p in source_files(e)}, key=str)
     return tuple((str(p), p.relative_to(PACKAGE_DIR.parent).as_posix().encode() + b"\n") for p in paths)
 
 

@@ -32,7 +32,12 @@ def root_of(url: str) -> str:
 
 
 def _json_script(value: Any) -> Markup:
-    return Markup(json.dumps(value, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/"))
+    return _json_text(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def _json_text(text: str) -> Markup:
+    """Compact JSON as a page embeds it in a ``<script type="application/json">`` element."""
+    return Markup(text.replace("</", "<\\/"))
 
 
 class PageRenderer:
@@ -44,7 +49,7 @@ class PageRenderer:
         registry: Registry,
         nav: list[dict[str, Any]],
         site_title: str,
-        explorer_data: dict[str, Any],
+        explorer_data: dict[str, str],
     ) -> None:
         self.env = env
         self.md = md
@@ -52,7 +57,7 @@ class PageRenderer:
         self.registry = registry
         self.nav = nav
         self.site_title = site_title
-        self.explorer_data = explorer_data
+        self.explorer_data = explorer_data  # explorer -> its payload as compact JSON text
         self.uses_plotly = False
         self.written: dict[str, str] = {}  # page URL -> the HTML written (read again by the link check)
         self.series: SeriesData | None = None  # decks and glossaries, from the collect phase
@@ -128,7 +133,7 @@ class PageRenderer:
             if p.charts:
                 self.uses_plotly = True
                 ctx["charts"] = p.charts
-                ctx["chart_data"] = {n: _json_script(self.explorer_data[n]) for n in p.charts}
+                ctx["chart_data"] = {n: _json_text(self.explorer_data[n]) for n in p.charts}
                 ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
                 ctx["shared_scripts"] = list(dict.fromkeys(s for n in p.charts for s in EXPLORERS[n].shared))
         elif p.results is not None:

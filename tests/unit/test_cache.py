@@ -96,6 +96,11 @@ def test_the_import_graph_kept_between_builds_gives_the_same_keys(tmp_path: Path
         cache._sources.cache_clear()
         cache.source_files.cache_clear()
         assert cache.key_of(entries, ["x"]) == fresh
+        cache.IMPORT_MEMO.used = {}
+        cache._imports.cache_clear()
+        cache._sources.cache_clear()
+        cache.source_files.cache_clear()
+        assert cache.key_of(entries, ["x"]) == fresh
         cache.IMPORT_MEMO.save()
         saved = json.loads((tmp_path / "imports.json").read_text("utf-8"))
         assert any("models/simulation/fifo.py" in k for k in saved["files"])
@@ -103,6 +108,7 @@ def test_the_import_graph_kept_between_builds_gives_the_same_keys(tmp_path: Path
         cache._sources.cache_clear()
         cache.source_files.cache_clear()
         cache._imports_of.cache_clear()
+        cache._imports.cache_clear()
         assert cache.key_of(entries, ["x"]) == fresh
         assert cache._imports_of.cache_info().currsize == 0
         (tmp_path / "imports.json").write_text("{not json", "utf-8")  # damaged: ignored, found again
