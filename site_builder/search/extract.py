@@ -79,9 +79,6 @@ class _Reader(HTMLParser):
                 self.weights.append(self.weight)
             self.pending = ""
 
-    def _break(self) -> None:
-        self._flush()
-
     def _end_block(self, start: int) -> None:
         self._flush()
         if len(self.words) > start and not self.words[-1].endswith(END_PUNCTUATION):
@@ -107,18 +104,18 @@ class _Reader(HTMLParser):
         classes = (a.get("class") or "").split()
         if tag in SKIP_TAGS or IGNORE in a or SKIP_CLASSES.intersection(classes):
             if tag not in VOID:
-                self._break()
+                self._flush()
                 self.skip = [tag]
                 self.skip_tag = tag
             return
         block = tag not in INLINE
         if block:
-            self._break()
+            self._flush()
         if tag == "img":
             alt = a.get("alt")
             if alt:
                 self.pending += " " + alt + " "
-                self._break()
+                self._flush()
             return
         if tag in VOID:
             return
@@ -157,7 +154,7 @@ class _Reader(HTMLParser):
         if tag == "main" and self.main_depth:
             self.main_depth -= 1
             if self.main_depth == 0:
-                self._break()
+                self._flush()
                 self.inside = False
                 self.stack.clear()
                 self.open_block.clear()
