@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 import signal
 import stat
@@ -252,7 +251,7 @@ def swap_in(tmp: Path, out: Path) -> None:
     old: Path | None = None
     try:
         if os.path.lexists(out_abs):
-            old = out_abs.parent / f".{out_abs.name}.old-{os.getpid()}-{secrets.token_hex(4)}"
+            old = out_abs.parent / f".{out_abs.name}.old-{os.getpid()}-{os.urandom(4).hex()}"
             os.rename(out_abs, old)
         try:
             os.rename(tmp, out_abs)

@@ -1,4 +1,4 @@
-"""Work in other processes: how many the build may use, how they start, and one call run beside this process.
+"""Work in other processes: how many the build may use, and one call run in a forked process beside this one.
 
 ``SITE_BUILDER_JOBS`` caps the processes (1: everything runs in this process, as it would without
 ``fork``). What runs elsewhere is pure computation whose result does not depend on where it ran.
@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import pickle
 import signal
@@ -35,14 +34,6 @@ def allowed_jobs() -> int:
 def can_fork() -> bool:
     """Fork is fast and re-imports nothing, but only safe from a process running a single thread (Linux)."""
     return sys.platform == "linux" and hasattr(os, "fork") and threading.active_count() == 1
-
-
-def start_method() -> multiprocessing.context.BaseContext:
-    """Fork when :func:`can_fork`; else a fork server, which forks from a clean single-threaded process."""
-    if can_fork() and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 class Beside(Generic[T]):
