@@ -151,24 +151,25 @@ def _cache_name(rel: str) -> str:
     return "links-" + (re.sub(r"[^A-Za-z0-9]+", "-", rel.removesuffix("index.html")).strip("-") or "home")
 
 
-def _extract_cached(rel: str, text: str, cache: ResultsCache | None) -> dict[str, list]:
-    if cache is None:
-        return extract(text)
+def _extract_cached(rel: str, text: str, cache: ResultsCache | None) -> tuple[dict[str, list], str]:
+    """The page's extraction, and a digest of the page (with the extracting code) that names it."""
     h = hashlib.sha256(f"{FORMAT} {_SELF} {sys.version_info[:2]}\n".encode())
     h.update(text.encode("utf-8", "surrogatepass"))
     key = h.hexdigest()
+    if cache is None:
+        return extract(text), key
     name = _cache_name(rel)
     cached = cache.read(name, key)
     if cached is not None:
         try:
             data = json.loads(cached)
             if isinstance(data, dict) and {"refs", "ids", "problems"} <= data.keys():
-                return data
+                return data, key
         except ValueError:
             pass
     data = extract(text)
     cache.write(name, key, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-    return data
+    return data, key
 
 
 def _listing(root: Path) -> tuple[set[str], set[str]]:
@@ -208,6 +209,7 @@ def check_links(
 
     html_files = sorted(f for f in files if f.endswith(".html"))
     found: dict[str, dict[str, list]] = {}
+    page_digest: dict[str, str] = {}
     for rel in html_files:
         url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel
         text = pages.get(url)
@@ -216,7 +218,7 @@ def check_links(
                 text = (root / rel).read_text(encoding="utf-8")
             except (OSError, UnicodeError) as e:
                 raise BuildError(f"{rel}: file: expected a readable UTF-8 page, found {e}") from None
-        found[rel] = _extract_cached(rel, text, store)
+        found[rel], page_digest[rel] = _extract_cached(rel, text, store)
         if found[rel]["problems"]:
             raise BuildError(f"{page_name(rel)}: {found[rel]['problems'][0]}")
     ids = {rel: set(d["ids"]) for rel, d in found.items()}
@@ -244,11 +246,28 @@ def check_links(
         resolved[memo] = target
         return target
 
+    # A page whose links resolved before, in a site with the same files and the same ids, resolves again: its
+    # verdict (how many links it has) is kept under a digest of both.
+    world = hashlib.sha256(f"{FORMAT} {_SELF}\n".encode())
+    for name in sorted(files | {d + "/" for d in dirs}):
+        world.update(f"{name}\n".encode())
+    for rel in html_files:
+        world.update(f"{rel}\0{' '.join(sorted(ids[rel]))}\n".encode())
     n = 0
     for rel in html_files:
+        verdict = hashlib.sha256(f"{world.hexdigest()} {rel} {page_digest[rel]}".encode()).hexdigest()
+        name = "linkcheck-" + _cache_name(rel).removeprefix("links-")
+        known = store.read(name, verdict) if store is not None else None
+        if known is not None and known.isdigit():
+            n += int(known)
+            continue
         folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
+        count = 0
         for tag, attr, link in found[rel]["refs"]:
-            n += _check_one(rel, folder, tag, attr, link, page_name, resolve, ids)
+            count += _check_one(rel, folder, tag, attr, link, page_name, resolve, ids)
+        n += count
+        if store is not None:
+            store.write(name, verdict, str(count))
     for rel in sorted(f for f in files if f.endswith(".css")):
         folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
         try:

@@ -113,11 +113,27 @@ def test_check_links_passes_a_good_site_and_reuses_what_it_parsed(tmp_path: Path
     out = site(tmp_path, body, "p { background: url(data:image/png;base64,AA) }")
     cache = tmp_path / "cache"
     assert check_links(out, {}, cache=cache) == 4
-    assert sorted(p.name.split(".")[0] for p in cache.iterdir()) == ["links-a", "links-home"]
+    names = ["linkcheck-a", "linkcheck-home", "links-a", "links-home"]
+    assert sorted(p.name.split(".")[0] for p in cache.iterdir()) == names
     assert check_links(out, {}, cache=cache) == 4  # from the cache
     (out / "index.html").write_text((out / "index.html").read_text() + "<a href=gone/>x</a>")
     with pytest.raises(BuildError, match="link 'gone/'"):
         check_links(out, {}, cache=cache)  # a changed page is parsed again
+
+
+def test_a_page_whose_links_passed_is_checked_again_when_a_target_changes(tmp_path: Path) -> None:
+    out = site(tmp_path, "<a href=a/#here>a</a>", "")
+    cache = tmp_path / "cache"
+    assert check_links(out, {}, cache=cache) == 2  # the style sheet and the anchor
+    assert check_links(out, {}, cache=cache) == 2  # the verdicts from the cache
+    page = out / "a" / "index.html"
+    page.write_text(page.read_text().replace('id="here"', 'id="moved"'))  # the home page itself is unchanged
+    with pytest.raises(BuildError, match="expected an element with id 'here'"):
+        check_links(out, {}, cache=cache)
+    page.unlink()
+    page.parent.rmdir()
+    with pytest.raises(BuildError, match="expected a page or file of the site"):
+        check_links(out, {}, cache=cache)
 
 
 # ------------------------------------------------------------------------------------------ templates
