@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -130,6 +130,18 @@ class Hardware:
     coupler_c: Array
     coupler_s: Array
     offsets: Array
+    _tables: dict[tuple[int, int], tuple[Array, Array]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def coupler_tables(self, n_inputs: int, n_set: int) -> tuple[Array, Array]:
+        """The couplers' cos and sin repeated for every input (column k·G + g) and phase setting:
+        (N_COUPLERS, n_set, n_inputs·G) each, made once per shape."""
+        key = (n_inputs, n_set)
+        if key not in self._tables:
+            c, s = np.tile(self.coupler_c, (1, n_inputs)), np.tile(self.coupler_s, (1, n_inputs))
+            self._tables[key] = (np.repeat(c[:, None, :], n_set, axis=1), np.repeat(s[:, None, :], n_set, axis=1))
+        return self._tables[key]
 
 
 def fabrication_draws() -> tuple[Array, Array]:
@@ -156,65 +168,106 @@ def make_task() -> Task:
         im[:, k] = im[:, k] / norm
     teacher = rng.uniform(0.0, _TWO_PI, N_PARAMS)
     theta0 = teacher + INIT_SPREAD * rng.standard_normal(N_PARAMS)
-    targets = intensities(teacher[:, None], hardware([0.0]), (re, im), False)
-    return Task(re, im, np.stack([t[:, 0, 0] for t in targets]), theta0, teacher)
+    targets = intensities(teacher[:, None], hardware([0.0]), (re, im), False)[:, 0, :, 0]
+    return Task(re, im, targets, theta0, teacher)
 
 
-def intensities(theta: Array, hw: Hardware, inputs: tuple[Array, Array], shifts: bool) -> list[Array]:
-    """Output intensities of G meshes with phases ``theta`` (N_PARAMS, G), per mode, each (N_INPUTS, G, C).
+# (re, im) reversed, times these, is (−im, re) = i·(re + i·im) and (im, −re) = −i·(re + i·im): (part, setting, 1)
+_TIMES_I = np.array([[-1.0, 1.0], [1.0, -1.0]])[:, :, None]
+
+
+def intensities(theta: Array, hw: Hardware, inputs: tuple[Array, Array], shifts: bool) -> Array:
+    """Output intensities of G meshes with phases ``theta`` (N_PARAMS, G): (N_MODES, C, N_INPUTS, G).
 
     C = 1: the phases as set. C = 1 + 2·N_PARAMS (``shifts``): as set, then θ0 + π/2, θ0 − π/2, θ1 + π/2,
-    and so on, each shift exact (by exchanging cos and sin). A shifted setting differs from the one as
-    set only from its own phase shifter on, so it branches off there with a copy of the fields.
+    and so on. A shifted setting differs from the one as set only from its own phase shifter on, so it
+    branches off there: right after that phase shifter its mode is i or −i times the mode as set. That is
+    exact: the textbook shift, (ar·c − ai·s, ai·c + ar·s) with (c, s) exchanged for (−s, c) or (s, −c),
+    gives the same numbers (−(ai·c + ar·s), ar·c − ai·s) and (ai·c + ar·s, −(ar·c − ai·s)); a zero may
+    differ in sign, which no later product or sum turns into a difference and the squared intensities lose.
+    """
+    c0, s0 = cis(theta + hw.offsets)
+    return _mesh(c0, s0, hw, inputs, shifts)
+
+
+def _mesh(c0: Array, s0: Array, hw: Hardware, inputs: tuple[Array, Array], shifts: bool) -> Array:
+    """``intensities`` from the cos and sin (N_PARAMS, G) of the phases plus the hardware's offsets.
+
+    The fields are one array (N_MODES, 2, C, N_INPUTS·G): mode, real and imaginary part, phase setting, and
+    column k·G + g (input k on mesh g). The settings computed so far (the first n) of one mode's real or
+    imaginary part are one contiguous (n, N_INPUTS·G) block, and so are the cos and sin they are multiplied
+    by (the couplers' from ``Hardware.coupler_tables``, each phase's copied into ``phase_c``, ``phase_s``),
+    so every operation is one elementwise pass over contiguous memory, writing into arrays made once. The
+    operations, and their order, are the textbook update of one mode's (re, im) after another.
     """
     in_re, in_im = inputs
-    g = theta.shape[1]
-    c0, s0 = cis(theta + hw.offsets)
-    pc, ps = np.tile(c0, (1, N_INPUTS)), np.tile(s0, (1, N_INPUTS))  # (N_PARAMS, K·G), index k·G + g
-    cc, cs = np.tile(hw.coupler_c, (1, N_INPUTS)), np.tile(hw.coupler_s, (1, N_INPUTS))
-    re = [np.repeat(in_re[j], g)[None, :] for j in range(N_MODES)]  # (C, K·G)
-    im = [np.repeat(in_im[j], g)[None, :] for j in range(N_MODES)]
+    g = c0.shape[1]
+    n_set = 1 + 2 * N_PARAMS if shifts else 1
+    kg = N_INPUTS * g
+    pc, ps = np.tile(c0, (1, N_INPUTS)), np.tile(s0, (1, N_INPUTS))  # (N_PARAMS, K·G), column k·G + g
+    coupler_c, coupler_s = hw.coupler_tables(N_INPUTS, n_set)  # (N_COUPLERS, C, K·G)
+
+    fields = np.empty((N_MODES, 2, n_set, kg))
+    fields[:, 0, 0] = np.repeat(in_re, g, axis=1)
+    fields[:, 1, 0] = np.repeat(in_im, g, axis=1)
+    re, im = fields[:, 0], fields[:, 1]  # (N_MODES, C, K·G)
+    phase_c, phase_s = np.empty((2, n_set, kg))
+    scratch = np.empty((4, n_set, kg))  # for the products of one update
+    n = 1  # settings computed so far
     for m, (a, b) in enumerate(MZIS):
         for half in range(2):  # a phase on the top arm, then a coupler
             p = 2 * m + half
-            c, s = pc[p], ps[p]
-            if shifts:
-                n = re[0].shape[0]
-                re = [np.concatenate([r, r[:1], r[:1]]) for r in re]
-                im = [np.concatenate([i, i[:1], i[:1]]) for i in im]
-                c = np.concatenate([np.broadcast_to(c, (n, c.size)), -s[None], s[None]])
-                s = np.concatenate([np.broadcast_to(s, (n, s.size)), pc[p][None], -pc[p][None]])
-            ar, ai, br, bi = re[a], im[a], re[b], im[b]
-            ar, ai = ar * c - ai * s, ar * s + ai * c
-            c, s = cc[p], cs[p]
-            re[a], im[a], re[b], im[b] = c * ar - s * bi, c * ai + s * br, c * br - s * ai, c * bi + s * ar
-    return [(re[j] * re[j] + im[j] * im[j]).reshape(-1, N_INPUTS, g).transpose(1, 2, 0) for j in range(N_MODES)]
+            if n == 1:
+                c, s = pc[p : p + 1], ps[p : p + 1]
+            else:  # the phase's cos and sin for every setting so far
+                c, s = phase_c[:n], phase_s[:n]
+                c[...], s[...] = pc[p], ps[p]
+            ar, ai = re[a, :n], im[a, :n]
+            t0, t1, t2, t3 = scratch[:, :n]
+            np.multiply(ar, c, out=t0)
+            np.multiply(ai, s, out=t1)
+            np.multiply(ar, s, out=t2)
+            np.multiply(ai, c, out=t3)
+            np.subtract(t0, t1, out=ar)  # ar·c − ai·s
+            np.add(t2, t3, out=ai)  # ar·s + ai·c
+            if shifts:  # the settings shifted here, 1 + 2p and 2 + 2p: i and −i times the mode a as set
+                fields[:, :, n : n + 2] = fields[:, :, :1]
+                np.multiply(fields[a, ::-1, :1], _TIMES_I, out=fields[a, :, n : n + 2])
+                n += 2
+                ar, ai, t0, t1, t2, t3 = re[a, :n], im[a, :n], *scratch[:, :n]
+            c, s = coupler_c[p, :n], coupler_s[p, :n]
+            br, bi = re[b, :n], im[b, :n]
+            np.multiply(s, bi, out=t0)
+            np.multiply(s, br, out=t1)
+            np.multiply(s, ai, out=t2)
+            np.multiply(s, ar, out=t3)
+            np.subtract(np.multiply(c, ar, out=ar), t0, out=ar)  # c·ar − s·bi
+            np.add(np.multiply(c, ai, out=ai), t1, out=ai)  # c·ai + s·br
+            np.subtract(np.multiply(c, br, out=br), t2, out=br)  # c·br − s·ai
+            np.add(np.multiply(c, bi, out=bi), t3, out=bi)  # c·bi + s·ar
+    sq = fields * fields
+    return (sq[:, 0] + sq[:, 1]).reshape(N_MODES, n_set, N_INPUTS, g)
 
 
-def _loss(y: list[Array], targets: Array) -> Array:
-    """Mean squared error over modes and inputs, of the first phase setting: (G,)."""
-    terms = []
-    for j in range(N_MODES):
-        for k in range(N_INPUTS):
-            d = y[j][k, :, 0] - targets[j, k]
-            terms.append(d * d)
-    return _sum(terms) / N_TERMS
+def _loss(y: Array, targets: Array) -> Array:
+    """Mean squared error over modes and inputs, of the first phase setting of ``y`` (N_MODES, C, K, G): (G,).
+    The squares are summed mode by mode, input by input within a mode."""
+    d = y[:, 0] - targets[:, :, None]
+    return _sum(list((d * d).reshape(N_TERMS, -1))) / N_TERMS
 
 
-def _gradient(y: list[Array], jac: list[Array], targets: Array) -> Array:
-    """Σ 2(y − t)/M · ∂y/∂θ over modes and inputs: (N_PARAMS, G). ``y`` (K, G, ·) holds the reads in its first
-    setting; ``jac`` (K, G, N_PARAMS) per mode."""
-    terms = []
-    for j in range(N_MODES):
-        for k in range(N_INPUTS):
-            e = (y[j][k, :, 0] - targets[j, k]) * (2.0 / N_TERMS)  # (G,)
-            terms.append(e[:, None] * jac[j][k])
-    return _sum(terms).T
+def _gradient(y: Array, jac: Array, targets: Array) -> Array:
+    """Σ 2(y − t)/M · ∂y/∂θ over modes and inputs: (N_PARAMS, G). ``y`` (N_MODES, K, G) holds the reads at the
+    phases as set, ``jac`` (N_MODES, N_PARAMS, K, G) their derivatives; summed as ``_loss`` sums."""
+    e = (y - targets[:, :, None]) * (2.0 / N_TERMS)  # (N_MODES, K, G)
+    terms = e[:, None] * jac
+    return _sum([terms[j, :, k] for j in range(N_MODES) for k in range(N_INPUTS)])
 
 
-def _shift_jacobian(y: list[Array]) -> list[Array]:
-    """∂y/∂θ by the phase-shift rule, from reads in the layout of ``intensities(..., shifts=True)``."""
-    return [(t[:, :, 1::2] - t[:, :, 2::2]) * 0.5 for t in y]
+def _shift_jacobian(y: Array) -> Array:
+    """∂y/∂θ by the phase-shift rule, (N_MODES, N_PARAMS, K, G), from reads in the layout of
+    ``intensities(..., shifts=True)``."""
+    return (y[:, 1::2] - y[:, 2::2]) * 0.5
 
 
 # ------------------------------------------------------------------------------------------------ training
@@ -243,7 +296,9 @@ def train_grid(
 
     Each step computes two batches of meshes: the reads at the phases as set (the physics-aware trainer's
     hardware, and the in-silico phases on each fab level), and the reads with every phase shifted (the
-    in-silico twin, the physics-aware trainer's twin, the in-situ trainer's hardware).
+    in-silico twin, the physics-aware trainer's twin, the in-situ trainer's hardware). The phases of the
+    three trainers are kept side by side in the shifted batch's order, columns (in silico | physics-aware |
+    in situ), and one gradient is computed for all of them: every column is its own computation.
     """
     task = make_task()
     grid = [(f, n) for f in fab_levels for n in noise_levels]
@@ -251,46 +306,44 @@ def train_grid(
     hw_grid = hardware([f / 100 for f, _ in grid])
     plain = _join(hw_grid, hardware([f / 100 for f in fab_levels]))  # physics-aware | in silico on hardware
     shifted = _join(hardware([0.0] * (1 + n_grid)), hw_grid)  # in silico | physics-aware twin | in situ
-    sigma = np.asarray([n / 100 for _, n in grid], dtype=float)[None, :, None]
+    sigma = np.asarray([n / 100 for _, n in grid], dtype=float)
     rng_physics = np.random.default_rng([SEED_NOISE, 1])
     rng_insitu = np.random.default_rng([SEED_NOISE, 2])
     n_shift = 1 + 2 * N_PARAMS
+    n_plain = n_grid + n_fab
     fab_index = [fab_levels.index(f) for f, _ in grid]
     inputs = (task.inputs_re, task.inputs_im)
+    physics = slice(1, 1 + n_grid)  # the physics-aware trainer's columns of the shifted batch
+    insitu = slice(1 + n_grid, None)  # the in-situ trainer's
 
-    theta_silico = task.theta0[:, None]  # (N_PARAMS, 1): its path never sees the hardware
-    theta_physics = np.repeat(task.theta0[:, None], n_grid, axis=1)  # (N_PARAMS, G)
-    theta_insitu = theta_physics.copy()
+    theta = np.repeat(task.theta0[:, None], 1 + 2 * n_grid, axis=1)  # (N_PARAMS, 1 + 2G): shifted batch's order
     rec_steps: list[int] = []
     rec: dict[str, list[Array]] = {t: [] for t in TRAINERS}
     rec_twin: list[float] = []
     for step in range(steps + 1):
-        theta_plain = np.concatenate([theta_physics, np.repeat(theta_silico, n_fab, axis=1)], axis=1)
-        y_plain = intensities(theta_plain, plain, inputs, False)
-        theta_shift = np.concatenate([theta_silico, theta_physics, theta_insitu], axis=1)
-        y_shift = intensities(theta_shift, shifted, inputs, True)
-        twin = [y[:, :1] for y in y_shift]
-        physics_clean = [y[:, :n_grid] for y in y_plain]
-        physics_twin = [y[:, 1 : 1 + n_grid] for y in y_shift]
-        insitu = [y[:, 1 + n_grid :] for y in y_shift]
+        theta_plain = np.concatenate([theta[:, physics], np.repeat(theta[:, :1], n_fab, axis=1)], axis=1)
+        c, s = cis(np.concatenate([theta_plain + plain.offsets, theta + shifted.offsets], axis=1))
+        y_plain = _mesh(c[:, :n_plain], s[:, :n_plain], plain, inputs, False)  # (N_MODES, 1, K, n_plain)
+        y_shift = _mesh(c[:, n_plain:], s[:, n_plain:], shifted, inputs, True)  # (N_MODES, n_shift, K, 1 + 2G)
         if step % RECORD_EVERY == 0 or step == steps:
             rec_steps.append(step)
-            rec_twin.append(float(_loss(twin, task.targets)[0]))
-            silico_hw = _loss([y[:, n_grid:] for y in y_plain], task.targets)
-            rec["insilico"].append(silico_hw[fab_index])
-            rec["physics"].append(_loss(physics_clean, task.targets))
-            rec["insitu"].append(_loss(insitu, task.targets))
+            loss_plain, loss_shift = _loss(y_plain, task.targets), _loss(y_shift, task.targets)
+            rec_twin.append(float(loss_shift[0]))
+            rec["insilico"].append(loss_plain[n_grid:][fab_index])
+            rec["physics"].append(loss_plain[:n_grid])
+            rec["insitu"].append(loss_shift[insitu])
         if step == steps:
             break
+        # reads: the twin's as computed, the physics-aware trainer's hardware reads (as set) and every in-situ
+        # read with its noise; derivatives by the phase-shift rule from the shifted batch, noise and all
         z = rng_physics.standard_normal((N_MODES, N_INPUTS, 1, 1))
-        physics_read = [physics_clean[j] + sigma * z[j] for j in range(N_MODES)]
+        physics_read = y_plain[:, 0, :, :n_grid] + sigma * z[:, :, :, 0]
         z = rng_insitu.standard_normal((N_MODES, N_INPUTS, 1, n_shift))
-        insitu_read = [insitu[j] + sigma * z[j] for j in range(N_MODES)]
-        theta_silico = theta_silico - LEARNING_RATE * _gradient(twin, _shift_jacobian(twin), task.targets)
-        theta_physics = theta_physics - LEARNING_RATE * _gradient(
-            physics_read, _shift_jacobian(physics_twin), task.targets
-        )
-        theta_insitu = theta_insitu - LEARNING_RATE * _gradient(insitu_read, _shift_jacobian(insitu_read), task.targets)
+        reads = y_shift.copy()
+        reads[..., insitu] = y_shift[..., insitu] + sigma * z.transpose(0, 3, 1, 2)
+        read0 = reads[:, 0].copy()
+        read0[..., physics] = physics_read
+        theta = theta - LEARNING_RATE * _gradient(read0, _shift_jacobian(reads), task.targets)
 
     loss = {pt: {t: tuple(float(r[i]) for r in rec[t]) for t in TRAINERS} for i, pt in enumerate(grid)}
     return GridRun(tuple(rec_steps), loss, tuple(rec_twin))
