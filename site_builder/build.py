@@ -448,8 +448,16 @@ def _build(
     elif processes.allowed_jobs() > 1 and processes.can_fork():
         # the explorers' cases are computed and every committed file compared in a forked process while this
         # one renders the site, which is swapped in only if that found no drift
-        drift_side = processes.Beside(lambda: _drift_checked(paths, docs, models))
-        children.callback(drift_side.cancel)
+        drift = drift_side = processes.Beside(lambda: _drift_checked(paths, docs, models))
+        children.callback(drift.cancel)
+
+        def drift_first(kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
+            """A later phase failed: if the committed files drifted, that is the error to report (it is
+            usually the cause), as when the drift check ran first."""
+            if isinstance(error, BuildError) and not isinstance(error, outdir.Interrupted):
+                drift.result()
+
+        children.push(drift_first)
         stage("models", t0, f"{n_docs}; the drift check runs beside")
     else:
         cases = _drift_checked(paths, docs, models)
@@ -531,16 +539,16 @@ def _build(
                 )
                 page_keys = {p.url: keys.page_key(site_state, p, models.payload_digests) for p in plan}
             theirs = _shared_out(plan, renderer, page_keys)
-            side: processes.Beside[tuple[dict[str, str], list[str], bool]] | None = None
+            render_side: processes.Beside[tuple[dict[str, str], list[str], bool]] | None = None
             if theirs:  # half the pages to render are rendered in a forked process, writing into the same folder
-                side = processes.Beside(lambda: renderer.render_part(theirs, page_keys))
-                children.callback(side.cancel)
+                render_side = processes.Beside(lambda: renderer.render_part(theirs, page_keys))
+                children.callback(render_side.cancel)
             shared = {p.url for p in theirs}
             for p in plan:
                 if p.url not in shared:
                     renderer.render(p, page_keys.get(p.url))
-            if side is not None:
-                renderer.merge_part(side.result())
+            if render_side is not None:
+                renderer.merge_part(render_side.result())
                 renderer.written = {p.url: renderer.written[p.url] for p in plan}  # in plan order, as when serial
                 renderer.reused.sort(key=[p.url for p in plan].index)
             renderer.write_static()

@@ -65,16 +65,22 @@ class Beside(Generic[T]):
                 os._exit(code)
         os.close(write)
         self._read = read
+        self._outcome: tuple[bytes, int] | None = None
 
     def result(self) -> T:
-        try:
-            with os.fdopen(self._read, "rb") as f:
-                data = f.read()
-        finally:
-            _, status = os.waitpid(self.pid, 0)
-            self.pid = 0
+        """Wait for the child and return its value (or raise its error); again, the same outcome."""
+        if self._outcome is None:
+            data = b""
+            try:
+                with os.fdopen(self._read, "rb") as f:
+                    data = f.read()
+            finally:
+                _, status = os.waitpid(self.pid, 0)
+                self.pid = 0
+            self._outcome = (data, status)
+        data, status = self._outcome
         if not data:
-            raise BuildError(f"models: a worker process stopped without a result (wait status {status})")
+            raise BuildError(f"a worker process stopped without a result (wait status {status})")
         kind, *rest = pickle.loads(data)  # our own child's bytes
         if kind == "ok":
             return rest[0]  # type: ignore[no-any-return]
@@ -82,7 +88,7 @@ class Beside(Generic[T]):
         raise (BuildError if is_build_error else RuntimeError)(message)
 
     def cancel(self) -> None:
-        if self.pid:
+        if self.pid and self._outcome is None:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
                 os.waitpid(self.pid, 0)

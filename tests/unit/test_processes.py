@@ -59,3 +59,14 @@ def test_the_documents_are_shared_between_two_processes_by_cost() -> None:
     assert here and beside
     only, none = split_work([PRODUCERS[0]])
     assert only == [PRODUCERS[0]] and none == []
+
+
+def test_a_result_can_be_asked_for_again() -> None:
+    side = processes.Beside(lambda: 7)
+    assert side.result() == 7
+    assert side.result() == 7
+    side.cancel()  # after the result: nothing to stop
+    failing = processes.Beside(lambda: 1 / 0)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="division by zero"):
+            failing.result()
