@@ -143,7 +143,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "fopttrn",
         ("site_builder.results.trainers", *INPUT_MODULES),
         _trainers,
-        cost=0.6,
+        cost=0.22,
     ),
 )
 assert all(p.series in SERIES for p in PRODUCERS)
