@@ -152,10 +152,11 @@
       s.layout = l;
       const drawn = original.call(this, gd, forPlotly(d), l, c);
       if (!s.key || !drawn || typeof drawn.then !== "function") return drawn;
-      // the defaults of the traces with no points now, for Charts.update's direct path
+      // the defaults of the traces with no points now, for Charts.update's direct path (an update asked for
+      // meanwhile is drawn once that is done)
       return drawn.then(function (g) {
         const primed = prime(el);
-        return primed ? primed.then(function () { return g; }) : g;
+        return primed ? settle(el, s, primed).then(function () { return g; }) : g;
       });
     };
   }
@@ -520,13 +521,19 @@
       }
     }).then(function () {
       el.removeListener("plotly_transitioning", started);
-      return drawn && prime(el); // Plotly worked out every default again: those of the traces with no points too
-    }).then(function () {
-      s.busy = null;
       if (!drawn) { // not drawn this way after all: the full path
         s.key = null;
         s.next = s.next || [data, layout, config];
+        return null;
       }
+      return prime(el); // Plotly worked out every default again: those of the traces with no points too
+    });
+    return settle(el, s, s.busy);
+  }
+  // An update asked for while `busy` runs is drawn once it is done (only the latest).
+  function settle(el, s, busy) {
+    s.busy = busy.then(function () {
+      s.busy = null;
       if (s.next) {
         const a = s.next;
         s.next = null;
