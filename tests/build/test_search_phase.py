@@ -217,3 +217,38 @@ def test_the_index_is_the_same_in_any_process(tmp_path: Path) -> None:
     one = index_bytes_in_a_process(tiny_site(tmp_path / "one", text), "1")
     two = index_bytes_in_a_process(tiny_site(tmp_path / "two", text), "2")
     assert one == two and one.startswith(b'{"format":2,')
+
+
+def several_pages(folder: Path, n: int) -> Path:
+    tiny_site(folder, "photonic transit")
+    for i in range(n):
+        (folder / f"p{i}").mkdir()
+        body = " ".join(f"word{i}x{j} trained" for j in range(40 * (i + 1)))
+        (folder / f"p{i}" / "index.html").write_text(f"<main><h1>Page {i}</h1><p>{body}</p></main>", encoding="utf-8")
+    return folder
+
+
+def test_pages_read_in_a_forked_process_give_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real, forks = search.processes.Beside, []
+    monkeypatch.setattr(search.processes, "Beside", lambda fn: forks.append(1) or real(fn))
+    forked = several_pages(tmp_path / "forked", 6)
+    assert search.build_index(forked, None) == (1 + 8, 0)
+    assert forks == [1]
+    monkeypatch.setenv("SITE_BUILDER_JOBS", "1")
+    alone = several_pages(tmp_path / "alone", 6)
+    search.build_index(alone, None)
+    assert files_of(alone / "search") == files_of(forked / "search")
+
+
+def test_a_page_failing_in_the_forked_process_is_one_line(tmp_path: Path) -> None:
+    out = several_pages(tmp_path / "site", 6)
+    for i in range(6):  # whichever side each page falls on
+        page = out / f"p{i}" / "index.html"
+        page.write_bytes(page.read_bytes().replace(b"<h1>", b"<h1>\xfe"))
+        with pytest.raises(search.BuildError) as e:
+            search.build_index(out, None)
+        assert re.fullmatch(
+            rf"search index: p{i}/index\.html: expected UTF-8 HTML, found byte 0xfe at offset \d+", str(e.value)
+        )
+        page.write_bytes(page.read_bytes().replace(b"<h1>\xfe", b"<h1>"))
+        assert not (out / "search").exists()
