@@ -224,12 +224,14 @@
     return state.axis === "steps" ? mean : port.wireAt(s.steps, s.wire_gb, mean);
   }
 
+  // A new object each time: Plotly writes into the layout it is given. tickangle 0: Plotly would otherwise measure
+  // the x axis's tick labels (numbers) on every redraw of the axis to see whether they need turning.
   function layout() {
     const diverged = data.series.some(function (s) { return s.group === "first" && state.shown[s.id]; });
     return {
       showlegend: false,
       margin: { l: 60, r: 10, t: 10, b: 50 },
-      xaxis: { title: { text: axes[state.axis].title }, zeroline: false, range: xRange() },
+      xaxis: { title: { text: axes[state.axis].title }, zeroline: false, range: xRange(), tickangle: 0 },
       yaxis: { title: { text: "Validation loss (nats per token)" }, type: "log",
         range: [Math.log10(1.5), Math.log10(diverged ? 800 : 6)] },
       hovermode: "closest",
