@@ -13,16 +13,20 @@ check out is extracted again and overwritten, never trusted.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import pickle
 import shutil
+import sys
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import cache as results_cache
 from site_builder.search.extract import extract
+
+HERE = Path(__file__).resolve().parent
 
 FORMAT = "search-record 2"
 """Bump when a record's layout changes (the extractor's code is in the key already)."""
@@ -60,9 +64,19 @@ def fragment_name(fragment: bytes) -> str:
     return hashlib.sha256(fragment).hexdigest()[:20]
 
 
+CODE = ("extract.py", "terms.py", "records.py")
+"""The modules a record depends on: the extraction, its terms and this layout (the extraction imports no other
+module of the project: a test checks it)."""
+
+
+@functools.cache
 def code_key() -> str:
-    """A SHA-256 over this package's extraction code (and what it imports), the record format and Python's version."""
-    return results_cache.key_of(["site_builder.search.records"], [], [FORMAT])
+    """A SHA-256 over the extraction's code, the record format, Python's version and its Unicode tables (the
+    terms' lowercase and letter classes)."""
+    h = hashlib.sha256(f"{FORMAT}\n{sys.version_info[:2]}\n{unicodedata.unidata_version}\n".encode())
+    for name in CODE:
+        h.update(name.encode() + b"\n" + (HERE / name).read_bytes())
+    return h.hexdigest()
 
 
 def record_key(code: str, html: bytes) -> str:

@@ -4,6 +4,7 @@ a damaged record is read again, never trusted), the same bytes from the cache or
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -154,6 +155,17 @@ def test_the_record_digest_covers_the_extraction_code(tmp_path: Path, monkeypatc
     search.build_index(tiny_site(tmp_path / "one", "photonic"), cache)
     monkeypatch.setattr(search, "code_key", lambda: "another extractor")
     assert search.build_index(tiny_site(tmp_path / "two", "photonic"), cache)[1] == 0
+
+
+def test_the_record_key_covers_every_module_the_extraction_imports() -> None:
+    imported = set()
+    for name in records.CODE:
+        for node in ast.walk(ast.parse((records.HERE / name).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("site_builder"):
+                imported.add(node.module)
+            elif isinstance(node, ast.Import):
+                imported |= {a.name for a in node.names if a.name.startswith("site_builder")}
+    assert imported <= {f"site_builder.search.{name.removesuffix('.py')}" for name in records.CODE}
 
 
 def test_a_page_in_the_index_folder_is_refused(tmp_path: Path) -> None:
