@@ -567,10 +567,19 @@ def _build(
         reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
         stage("render", t0, f"{len(plan)} pages{reused}")
 
-        t0 = time.perf_counter()
+        t_checks = time.perf_counter()
         made_from = {p.url: p.made_from for p in plan}
-        n_links = check_links(tmp, made_from, pages=renderer.written, cache=paths.cache, pending=series_data.pdfs())
-        stage("checks", t0, f"{n_links} internal links and anchors resolve, no external resource, no inline script")
+        checks_note = "internal links and anchors resolve, no external resource, no inline script"
+
+        def links() -> int:
+            return check_links(tmp, made_from, pages=renderer.written, cache=paths.cache, pending=series_data.pdfs())
+
+        # many pages new (their render was shared out): their links are read beside the search index's extraction
+        link_side = processes.Beside(links) if theirs else None
+        if link_side is not None:
+            children.callback(link_side.cancel)
+        else:
+            stage("checks", t_checks, f"{links()} {checks_note}")
 
         t0 = time.perf_counter()
         n_files, reused = search.build_index(tmp, paths.cache)
@@ -580,14 +589,19 @@ def _build(
             t0,
             f"{n_files} index files for {n_pages} pages ({n_pages - reused} extracted, {reused} from the cache)",
         )
+        if link_side is not None:
+            stage("checks", t_checks, f"{link_side.result()} {checks_note} (beside the search index)")
         if drift_side is not None:
             t0 = time.perf_counter()
             cases = drift_side.result()
             summary.computed += cases[0]
             stage("drift", t0, f"{_cases_note(cases)}: results and cases equal the committed files, no drift")
         _swap(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException as error:
+        try:  # the processes beside (which may be writing into the folder) stop first; a drift found wins
+            children.__exit__(type(error), error, error.__traceback__)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
     summary.pages = len(plan)
     summary.figures = len(registry.figures)

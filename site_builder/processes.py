@@ -36,6 +36,22 @@ def can_fork() -> bool:
     return sys.platform == "linux" and hasattr(os, "fork") and threading.active_count() == 1
 
 
+def _die_with(parent: int) -> None:
+    """Linux: this (forked) process gets SIGKILL when its parent ends, however it ends (even by SIGKILL,
+    which leaves the parent no chance to stop it); it ends at once if the parent is already gone."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
 class Beside(Generic[T]):
     """``fn()`` computed in a forked child while this process goes on; :meth:`result` waits for it.
 
@@ -46,6 +62,7 @@ class Beside(Generic[T]):
 
     def __init__(self, fn: Callable[[], T]) -> None:
         read, write = os.pipe()
+        parent = os.getpid()
         self.pid = os.fork()
         if self.pid == 0:  # the child: compute, send, and leave without running the parent's clean-ups
             os.close(read)
@@ -53,6 +70,7 @@ class Beside(Generic[T]):
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                _die_with(parent)
                 try:
                     out = pickle.dumps(("ok", fn()), protocol=pickle.HIGHEST_PROTOCOL)
                 except BaseException as e:  # every failure goes back to the parent

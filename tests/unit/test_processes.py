@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +71,35 @@ def test_a_result_can_be_asked_for_again() -> None:
     for _ in range(2):
         with pytest.raises(RuntimeError, match="division by zero"):
             failing.result()
+
+
+def test_a_process_beside_ends_with_its_parent_even_after_sigkill(tmp_path: Path) -> None:
+    """A build killed by SIGKILL leaves no worker running (Linux: the workers get SIGKILL with their parent)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if sys.platform != "linux":
+        pytest.skip("parent-death signals are Linux's")
+    pidfile = tmp_path / "child.pid"
+    code = (
+        "import os, time; from site_builder import processes\n"
+        f"side = processes.Beside(lambda: (open({str(pidfile)!r}, 'w').write(str(os.getpid())), time.sleep(60)))\n"
+        "time.sleep(60)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2])
+    deadline = time.monotonic() + 20
+    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child = int(pidfile.read_text())
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        state = Path(f"/proc/{child}/stat").read_text().split()[2] if Path(f"/proc/{child}/stat").exists() else "X"
+        if state == "Z":
+            break
+        time.sleep(0.05)
+    alive = Path(f"/proc/{child}/stat").exists() and Path(f"/proc/{child}/stat").read_text().split()[2] != "Z"
+    assert not alive, "the worker outlived its killed parent"
