@@ -14,7 +14,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 POLICY = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
     "img-src 'self' data:; style-src 'self' 'unsafe-inline'"
 )
 META = f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">'
