@@ -311,6 +311,9 @@
       if (arrayIn(t, ["hoverinfo", "hovertemplate"]) || arrayIn(t.hoverlabel, ["bgcolor", "bordercolor", "namelength",
         "align", "showarrow"]) || (t.hoverlabel && arrayIn(t.hoverlabel.font, ["size", "color", "family", "weight",
         "style", "variant"]))) return false;
+      // a bar trace keeps points (Plotly never works out the bars' positions across traces with a shown bar trace
+      // without points)
+      if (t.type === "bar" && (pointCount(p[i]) === 0 || p[i].visible === false || d[i].visible === false)) return false;
       // Plotly's own trace is drawn (visible: true), or stays without points, as it was
       return t.visible === true || (t.visible === false && !drawable(p[i]));
     });
@@ -363,8 +366,9 @@
   // (visible: false in _fullData): direct could not draw it when it has points again. So, after a full pass, one
   // more pass of Plotly's defaults and calculated data (Plotly.animate with no trace to draw) in which such traces
   // have one point with no value (the defaults are those of the trace with its points but for the count: only
-  // scatter traces with a mode, whose default depends on the count); then they are given back their values, no
-  // point (_length 0) and the calculated data of a trace with none, and nothing was drawn.
+  // scatter traces with a mode, whose default depends on the count; not bars, whose positions Plotly works out
+  // across the shown ones); then they are given back their values, no point (_length 0) and the calculated data
+  // of a trace with none, and nothing was drawn.
   function prime(el) {
     const s = state.get(el);
     const full = el._fullData;
@@ -374,7 +378,7 @@
     el.data.forEach(function (t, i) {
       const a = s.data[i];
       if (full[i] && full[i].visible === false && a && a.visible !== false && a.visible !== "legendonly" &&
-          noPoints(a) && ((a.type || "scatter") === "bar" || ((a.type || "scatter") === "scatter" && a.mode))) idx.push(i);
+          noPoints(a) && (a.type || "scatter") === "scatter" && a.mode) idx.push(i);
     });
     if (!idx.length) return null;
     const saved = idx.map(function (i) { return el.data[i]; });
