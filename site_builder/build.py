@@ -113,6 +113,8 @@ class Models:
         side: processes.Beside[list[str]] | None = None
         if beside and processes.allowed_jobs() > 1 and processes.can_fork():
             _ = self.inputs  # read once, before the fork: the child inherits them
+            import numpy  # noqa: F401  (both processes compute with it: imported once, before the fork)
+
             side = processes.Beside(lambda: [self._compute(p) for p in beside])
         else:
             here, beside = misses, []
