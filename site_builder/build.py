@@ -109,9 +109,9 @@ class Models:
         keys = {p.name: results_cache.key_of(p.entries, self.digests) for p in PRODUCERS}
         texts = {p.name: t for p in PRODUCERS if (t := self.cache.read(p.name, keys[p.name])) is not None}
         misses = [p for p in PRODUCERS if p.name not in texts]
-        here, beside = split_work(misses)
+        here, beside = processes.halves(misses, lambda p: p.cost)
         side: processes.Beside[list[str]] | None = None
-        if beside and processes.allowed_jobs() > 1 and processes.can_fork():
+        if beside and processes.can_share():
             _ = self.inputs  # read once, before the fork: the child inherits them
             import numpy  # noqa: F401  (both processes compute with it: imported once, before the fork)
 
@@ -242,17 +242,6 @@ class Models:
         entries = ("site_builder.results.experiment_vendored", *INPUT_MODULES)
         key = results_cache.key_of(entries, self.digests, [rf.label, rf.page])
         return json.loads(self.cache.get_or_compute(VENDORED, key, compute))
-
-
-def split_work(producers: list[Producer]) -> tuple[list[Producer], list[Producer]]:
-    """Two groups of about the same cost (largest first, each to the lighter group), in registry order."""
-    loads = [0.0, 0.0]
-    group: dict[str, int] = {}
-    for p in sorted(producers, key=lambda p: -p.cost):
-        g = 0 if loads[0] <= loads[1] else 1
-        group[p.name] = g
-        loads[g] += p.cost
-    return [p for p in producers if group[p.name] == 0], [p for p in producers if group[p.name] == 1]
 
 
 def load_pinned(paths: Paths) -> pins.Pinned:
@@ -447,7 +436,7 @@ def _build(
     n_docs = f"{len(docs)} results documents ({len(models.cache.misses)} computed, {len(models.cache.hits)} from cache)"
     if checked_before:
         stage("models", t0, f"{n_docs}, no drift (inputs as at the last build)")
-    elif processes.allowed_jobs() > 1 and processes.can_fork():
+    elif processes.can_share():
         # the explorers' cases are computed and every committed file compared in a forked process while this
         # one renders the site, which is swapped in only if that found no drift
         drift = drift_side = processes.Beside(lambda: _drift_checked(paths, docs, models))
@@ -619,7 +608,7 @@ def _shared_out(plan: list[PlannedPage], renderer: Any, page_keys: dict[str, str
     """The pages a forked process renders: about half the work of the pages not in the cache (their sources'
     sizes as the measure), or none when there are few of them or no process to spare."""
     todo = [p for p in plan if not renderer.cached(p, page_keys.get(p.url))]
-    if len(todo) < RENDER_SHARED_FROM or processes.allowed_jobs() < 2 or not processes.can_fork():
+    if len(todo) < RENDER_SHARED_FROM or not processes.can_share():
         return []
 
     def size(p: PlannedPage) -> int:
@@ -627,14 +616,7 @@ def _shared_out(plan: list[PlannedPage], renderer: Any, page_keys: dict[str, str
             return len(p.parsed.page.body)
         return len(p.results.text) if p.results is not None else 20_000
 
-    loads = [0, 0]
-    theirs: set[str] = set()
-    for p in sorted(todo, key=size, reverse=True):
-        g = 0 if loads[0] <= loads[1] else 1
-        loads[g] += size(p)
-        if g == 1:
-            theirs.add(p.url)
-    return [p for p in plan if p.url in theirs]
+    return processes.halves(todo, size)[1]
 
 
 def _drift_checked(paths: Paths, docs: dict[str, Produced], models: Models) -> tuple[list[str], int]:

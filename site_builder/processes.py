@@ -12,13 +12,14 @@ import pickle
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from site_builder.errors import BuildError
 
 JOBS_ENV = "SITE_BUILDER_JOBS"  # how many processes the models may use; 1 runs everything in this process
 T = TypeVar("T")
+X = TypeVar("X")
 
 
 def allowed_jobs() -> int:
@@ -34,6 +35,22 @@ def allowed_jobs() -> int:
 def can_fork() -> bool:
     """Fork is fast and re-imports nothing, but only safe from a process running a single thread (Linux)."""
     return sys.platform == "linux" and hasattr(os, "fork") and threading.active_count() == 1
+
+
+def can_share() -> bool:
+    """Work may go to a forked process beside this one: more than one job allowed, and forking is safe here."""
+    return allowed_jobs() > 1 and can_fork()
+
+
+def halves(items: Sequence[X], cost: Callable[[X], float]) -> tuple[list[X], list[X]]:
+    """Two groups of about the same cost: the costliest first, each to the lighter group (the first on a tie);
+    each group in the items' order."""
+    load = [0.0, 0.0]
+    side = [0] * len(items)
+    for i in sorted(range(len(items)), key=lambda i: -cost(items[i])):
+        side[i] = 0 if load[0] <= load[1] else 1
+        load[side[i]] += cost(items[i])
+    return [x for x, g in zip(items, side, strict=True) if g == 0], [x for x, g in zip(items, side, strict=True) if g]
 
 
 def _die_with(parent: int) -> None:

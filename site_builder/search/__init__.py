@@ -67,15 +67,9 @@ def extract_page(rel: str, html: bytes) -> Record:
 def extract_all(todo: list[tuple[str, bytes]]) -> list[Record]:
     """The records of pages (relative path, HTML), in order; from PARALLEL_FROM pages on, about half of their
     bytes (the largest pages dealt in turn to the lighter side) are read in a forked process."""
-    if len(todo) < PARALLEL_FROM or processes.allowed_jobs() < 2 or not processes.can_fork():
+    if len(todo) < PARALLEL_FROM or not processes.can_share():
         return [extract_page(rel, html) for rel, html in todo]
-    mine: list[int] = []
-    theirs: list[int] = []
-    load = [0, 0]
-    for i in sorted(range(len(todo)), key=lambda i: -len(todo[i][1])):
-        side = 0 if load[0] <= load[1] else 1
-        (mine, theirs)[side].append(i)
-        load[side] += len(todo[i][1])
+    mine, theirs = processes.halves(range(len(todo)), lambda i: len(todo[i][1]))
     beside = processes.Beside(lambda: [extract_page(*todo[i]) for i in theirs])
     try:
         here = [extract_page(*todo[i]) for i in mine]

@@ -50,15 +50,14 @@ def test_jobs_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_the_documents_are_shared_between_two_processes_by_cost() -> None:
-    from site_builder.build import split_work
     from site_builder.producers import PRODUCERS
 
-    here, beside = split_work(list(PRODUCERS))
+    here, beside = processes.halves(list(PRODUCERS), lambda p: p.cost)
     assert sorted(p.name for p in here + beside) == sorted(p.name for p in PRODUCERS)
     cost = [sum(p.cost for p in g) for g in (here, beside)]
     assert max(cost) - min(cost) <= max(p.cost for p in PRODUCERS)
     assert here and beside
-    only, none = split_work([PRODUCERS[0]])
+    only, none = processes.halves([PRODUCERS[0]], lambda p: p.cost)
     assert only == [PRODUCERS[0]] and none == []
 
 
