@@ -539,9 +539,7 @@ def _build(
                 if p.url not in shared:
                     renderer.render(p, page_keys.get(p.url))
             if render_side is not None:
-                renderer.merge_part(render_side.result())
-                renderer.written = {p.url: renderer.written[p.url] for p in plan}  # in plan order, as when serial
-                renderer.reused.sort(key=[p.url for p in plan].index)
+                renderer.merge_part(render_side.result(), [p.url for p in plan])
             renderer.write_static()
             renderer.write_downloads(files)
             (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")

@@ -40,6 +40,11 @@ def _json_text(text: str) -> Markup:
     return Markup(text.replace("</", "<\\/"))
 
 
+def _entry(p: PlannedPage) -> str:
+    """A page's entry name in the cache of rendered pages."""
+    return entry_name("page", p.url or "home")
+
+
 class PageRenderer:
     def __init__(
         self,
@@ -71,7 +76,7 @@ class PageRenderer:
 
     def render(self, p: PlannedPage, key: str | None = None) -> None:
         """Render ``p``; with a ``key`` and a cache, a page rendered before from the same inputs is written from it."""
-        name = entry_name("page", p.url or "home")
+        name = _entry(p)
         if key is not None and self.cache is not None:
             stored = self.cache.read_bytes(name, key)
             if stored is not None:
@@ -94,7 +99,7 @@ class PageRenderer:
 
     def cached(self, p: PlannedPage, key: str | None) -> bool:
         """Whether ``p`` will most likely be written from the cache (for sharing the work out)."""
-        return key is not None and self.cache is not None and self.cache.has(entry_name("page", p.url or "home"), key)
+        return key is not None and self.cache is not None and self.cache.has(_entry(p), key)
 
     def render_part(self, pages: list[PlannedPage], keys: dict[str, str]) -> tuple[dict[str, str], list[str], bool]:
         """Render ``pages`` (in another process, beside this one): what :meth:`merge_part` takes back."""
@@ -102,10 +107,13 @@ class PageRenderer:
             self.render(p, keys.get(p.url))
         return {p.url: self.written[p.url] for p in pages}, self.reused, self.uses_plotly
 
-    def merge_part(self, part: tuple[dict[str, str], list[str], bool]) -> None:
+    def merge_part(self, part: tuple[dict[str, str], list[str], bool], order: list[str]) -> None:
+        """Take back what :meth:`render_part` rendered; pages listed in ``order`` (the plan's), as when serial."""
         written, reused, uses_plotly = part
-        self.written.update(written)
-        self.reused += [u for u in reused if u not in self.reused]
+        both = {**self.written, **written}
+        self.written = {url: both[url] for url in order if url in both}
+        done = set(self.reused) | set(reused)
+        self.reused = [url for url in order if url in done]
         self.uses_plotly = self.uses_plotly or uses_plotly
 
     def _render(self, p: PlannedPage) -> None:
