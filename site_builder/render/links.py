@@ -147,8 +147,8 @@ def extract(text: str) -> dict[str, list]:
 _SELF = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
 
-def _cache_name(rel: str) -> str:
-    return "links-" + (re.sub(r"[^A-Za-z0-9]+", "-", rel.removesuffix("index.html")).strip("-") or "home")
+def _cache_name(kind: str, rel: str) -> str:
+    return f"{kind}-" + (re.sub(r"[^A-Za-z0-9]+", "-", rel.removesuffix("index.html")).strip("-") or "home")
 
 
 def _extract_cached(rel: str, text: str, cache: ResultsCache | None) -> tuple[dict[str, list], str]:
@@ -158,7 +158,7 @@ def _extract_cached(rel: str, text: str, cache: ResultsCache | None) -> tuple[di
     key = h.hexdigest()
     if cache is None:
         return extract(text), key
-    name = _cache_name(rel)
+    name = _cache_name("links", rel)
     cached = cache.read(name, key)
     if cached is not None:
         try:
@@ -253,10 +253,11 @@ def check_links(
         world.update(f"{name}\n".encode())
     for rel in html_files:
         world.update(f"{rel}\0{' '.join(sorted(ids[rel]))}\n".encode())
+    site = world.hexdigest()
     n = 0
     for rel in html_files:
-        verdict = hashlib.sha256(f"{world.hexdigest()} {rel} {page_digest[rel]}".encode()).hexdigest()
-        name = "linkcheck-" + _cache_name(rel).removeprefix("links-")
+        verdict = hashlib.sha256(f"{site} {rel} {page_digest[rel]}".encode()).hexdigest()
+        name = _cache_name("linkcheck", rel)
         known = store.read(name, verdict) if store is not None else None
         if known is not None and known.isdigit():
             n += int(known)
