@@ -13,10 +13,9 @@ chunk ends) in time order then gives every step time directly, with the engine's
   the sender asks for its next chunk as the previous one ends; then the port cap and the link's latency;
 * compute, the module's stream and intra-DC rounds are plain delays, the same on every worker.
 
-The SimPy engine (:mod:`.engine`) is the reference: tests require these step times to equal its own to 1e-12
-on every point the results publish (the two differ only in the last bits of arrival times: the event engine
-schedules each arrival relative to the time it is handled). This is what the results run: at load 0.9 the
-event engine spends a dozen events per transfer.
+The SimPy engine (:mod:`.engine`) is the reference: tests require these step times to equal its own, bit for
+bit, on every point the results publish and on every variant, budget and topology at three loads. This is what
+the results run: at load 0.9 the event engine spends a dozen events per transfer.
 """
 
 from __future__ import annotations
@@ -132,7 +131,7 @@ def _wan_round(wan: _Wan, r: Round, t: float) -> float:
             background(k, now)
         size = left / (pieces - i)
         left -= size
-        # the chunk joins link k's queue (as ``_Wan.send``): it starts when the work queued before it ends
+        # the chunk joins link k's queue: it starts when the work queued before it ends
         through = end[k] = (now if end[k] <= now else end[k]) + size / bw
         last_start[k] = None
         if i + 1 < pieces:
