@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from site_builder import basis, outdir, processes, uptodate
 from site_builder import cache as results_cache
-from site_builder import outdir, processes, uptodate
 from site_builder.assemble import collect_series
 from site_builder.collect import Parsed, check_refs, parse_page
 from site_builder.content import Page, load_content
@@ -41,7 +41,7 @@ from site_builder.producers import (
     produced_results,
     vendored_results,
 )
-from site_builder.records import build_records
+from site_builder.records import figures_shown, fixed_records
 from site_builder.series import SERIES
 from site_builder.sources import pins
 from site_builder.sources.inputs import load_inputs
@@ -69,6 +69,7 @@ class Summary:
     seconds: float = 0.0
     stages: list[tuple[str, float, str]] = field(default_factory=list)
     computed: list[str] = field(default_factory=list)  # models recomputed (cache misses)
+    output: dict[str, Any] = field(default_factory=dict)  # what was written (uptodate.Record.output)
 
 
 class Models:
@@ -156,16 +157,21 @@ class Models:
         self.payload_digests[e.name] = hashlib.sha256(text.encode()).hexdigest()
         return text
 
-    def parsed(self, page: Page, md: MarkdownIt, registry: Registry) -> Parsed:
-        """A content page's tokens (cached: keyed by its text, the parser's source and the figures' texts, which
-        give the ids of headings that hold a figure). A page with an error is never cached: it is parsed again."""
+    def figure_texts(self, registry: Registry) -> str:
+        """A SHA-256 over every figure's key and text (computed once per build)."""
         if self._figure_texts is None:
             h = hashlib.sha256()
             for f in registry.figures.values():
                 h.update(f"{f.key}\0{f.text}\n".encode())
             self._figure_texts = h.hexdigest()
+        return self._figure_texts
+
+    def parsed(self, page: Page, md: MarkdownIt, registry: Registry) -> Parsed:
+        """A content page's tokens (cached: keyed by its text, the parser's source and the figures' texts, which
+        give the ids of headings that hold a figure). A page with an error is never cached: it is parsed again."""
+        figure_texts = self.figure_texts(registry)
         text = hashlib.sha256(f"{page.label}\0{page.body}".encode()).hexdigest()
-        key = results_cache.key_of(("site_builder.collect",), self.digests, [self._figure_texts, text])
+        key = results_cache.key_of(("site_builder.collect",), self.digests, [figure_texts, text])
         name = results_cache.entry_name("parse", page.label)
         tokens_name = results_cache.entry_name("tokens", page.label)
         body = self.cache.read_bytes(name, key)
@@ -397,7 +403,7 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
             _remove_own_tmp(paths.out)
             raise
         results_cache.IMPORT_MEMO.save()
-        uptodate.remember(opts, state, summary.pages, summary.figures)
+        uptodate.remember(opts, state, summary.pages, summary.figures, summary.output)
     return summary
 
 
@@ -406,6 +412,7 @@ def _build(
 ) -> Summary:
     from site_builder import search
     from site_builder.render import extras, keys
+    from site_builder.render.carry import Carry
     from site_builder.render.links import check_links
     from site_builder.render.markdown import make_markdown
     from site_builder.render.pages import PageRenderer
@@ -421,47 +428,75 @@ def _build(
         log(f"{name:<8} {dt:6.2f} s  {note}")
 
     t0 = time.perf_counter()
-    pinned = load_pinned(paths)
-    digests = pinned.digests()
+    store = results_cache.ResultsCache(paths.cache)
+    kept = basis.read(store, state.basis) if state.basis and store.folder is not None else None
     pages = load_content(paths.content)
-    stage("load", t0, f"{len(digests)} pinned inputs verified, {len(pages)} content pages")
+    if kept is None:
+        pinned: pins.Pinned | None = load_pinned(paths)
+        assert pinned is not None
+        digests = pinned.digests()
+        stage("load", t0, f"{len(digests)} pinned inputs verified, {len(pages)} content pages")
+    else:
+        pinned, digests = None, kept.digests
+        stage("load", t0, f"{len(digests)} pinned inputs as verified before (unchanged), {len(pages)} content pages")
 
     t0 = time.perf_counter()
     models = Models(paths, digests, pinned)
-    docs = compute_all(paths, models)
+    models.cache = store
+    docs: dict[str, Produced] | None = None
+    drift_side: processes.Beside[tuple[list[str], int]] | None = None
     # the checks below read only the code, data/ and the pinned inputs: the same files as the last successful
     # build into --out read means the same verdict, so they are not run again
     checked_before = state.unchanged(*(f"{d}/" for d in ("site_builder", "data", "vendor", "reference")))
-    drift_side: processes.Beside[tuple[list[str], int]] | None = None
-    n_docs = f"{len(docs)} results documents ({len(models.cache.misses)} computed, {len(models.cache.hits)} from cache)"
-    if checked_before:
-        stage("models", t0, f"{n_docs}, no drift (inputs as at the last build)")
-    elif processes.can_share():
-        # the explorers' cases are computed and every committed file compared in a forked process while this
-        # one renders the site, which is swapped in only if that found no drift
-        drift = drift_side = processes.Beside(lambda: _drift_checked(paths, docs, models))
-        children.callback(drift.cancel)
-
-        def drift_first(kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
-            """A later phase failed: if the committed files drifted, that is the error to report (it is
-            usually the cause), as when the drift check ran first."""
-            if isinstance(error, BuildError) and not isinstance(error, outdir.Interrupted):
-                drift.result()
-
-        children.push(drift_first)
-        stage("models", t0, f"{n_docs}; the drift check runs beside")
+    if kept is not None:
+        # every input but content/ is as at a build that passed every check: its figures and verdicts hold
+        registry, files = Registry(dict(kept.figures)), dict(kept.files)
+        models._figure_texts = kept.figure_texts
+        again = "as an earlier build from the same inputs (all but content/) found them"
+        stage("models", t0, f"{len(PRODUCERS)} results documents, no drift, {again}")
+        stage("figures", time.perf_counter(), f"{len(registry.figures)} figures equal their results cells, {again}")
     else:
-        cases = _drift_checked(paths, docs, models)
-        stage("models", t0, f"{n_docs}, {_cases_note(cases)}, no drift")
+        docs = compute_all(paths, models)
+        n_docs = (
+            f"{len(docs)} results documents ({len(models.cache.misses)} computed, {len(models.cache.hits)} from cache)"
+        )
+        if checked_before:
+            stage("models", t0, f"{n_docs}, no drift (inputs as at the last build)")
+        elif processes.can_share():
+            # the explorers' cases are computed and every committed file compared in a forked process while this
+            # one renders the site, which is swapped in only if that found no drift
+            documents = docs
+            drift = drift_side = processes.Beside(lambda: _drift_checked(paths, documents, models))
+            children.callback(drift.cancel)
 
-    t0 = time.perf_counter()
-    registry, files = build_registry(paths, models, docs)
-    for rf in files.values():
-        models.load_sections(rf)
-    checked = len(registry.figures) if checked_before else registry.check_cells(files)
+            def drift_first(kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
+                """A later phase failed: if the committed files drifted, that is the error to report (it is
+                usually the cause), as when the drift check ran first."""
+                if isinstance(error, BuildError) and not isinstance(error, outdir.Interrupted):
+                    drift.result()
+
+            children.push(drift_first)
+            stage("models", t0, f"{n_docs}; the drift check runs beside")
+        else:
+            cases = _drift_checked(paths, docs, models)
+            stage("models", t0, f"{n_docs}, {_cases_note(cases)}, no drift")
+
+        t0 = time.perf_counter()
+        registry, files = build_registry(paths, models, docs)
+        for rf in files.values():
+            models.load_sections(rf)
+        checked = len(registry.figures) if checked_before else registry.check_cells(files)
+        again = " (inputs as at the last build)" if checked_before else ""
+        stage("figures", t0, f"{checked} figures equal their results cells{again}")
     summary.computed = list(models.cache.misses)
-    again = " (inputs as at the last build)" if checked_before else ""
-    stage("figures", t0, f"{checked} figures equal their results cells{again}")
+
+    def documents() -> dict[str, Produced]:
+        """The results documents, when the basis lacks something made from them (an explorer no page showed)."""
+        nonlocal docs
+        if docs is None:
+            models.pinned = models.pinned or load_pinned(paths)
+            docs = compute_all(paths, models)
+        return docs
 
     t0 = time.perf_counter()
     md = make_markdown(figure_text=lambda key: registry.figures[key].text if key in registry.figures else None)
@@ -472,7 +507,11 @@ def _build(
         check_refs(pp, registry.figures, EXPLORERS, terms)
     plan = plan_pages(parsed, files)
     series_data = collect_series(plan, files, terms, md, registry)
-    template_figs = models.template_figures(env, paths.templates, sorted({p.kind.template for p in plan}))
+    templates = sorted({p.kind.template for p in plan})
+    if kept is not None and set(templates) <= kept.template_figures.keys():
+        template_figs = kept.template_figures
+    else:
+        template_figs = models.template_figures(env, paths.templates, templates)
     for p in plan:
         for key, where in template_figs[p.kind.template]:
             if key not in registry.figures:
@@ -480,11 +519,17 @@ def _build(
             registry.use(key, p.url)
         for key, _ in p.parsed.figs if p.parsed else ():
             registry.use(key, p.url)
+    fixed = kept.records if kept is not None else fixed_records(paths.project, digests, registry, files)
     for p in plan:
         if p.kind.name == "method":
-            p.extra["records"] = build_records(paths.project, digests, registry, files)
+            p.extra["records"] = {**fixed, "figures": figures_shown(registry, files)}
     charts = sorted({n for p in plan for n in p.charts})
-    explorer_data = {n: models.explorer_payload(EXPLORERS[n], docs) for n in charts}
+    explorer_data: dict[str, str] = {}
+    for n in charts:
+        if kept is not None and n in kept.payloads:
+            explorer_data[n], models.payload_digests[n] = kept.payloads[n]
+        else:
+            explorer_data[n] = models.explorer_payload(EXPLORERS[n], documents())
     stage("collect", t0, f"{len(plan)} pages, {sum(len(v) for v in registry.used_on.values())} figure uses")
 
     out = paths.out
@@ -499,13 +544,17 @@ def _build(
             renderer.titles = {p.url: p.title for p in plan if p.kind.name != "notfound"}
             renderer.series_titles = {k: s.title for k, s in SERIES.items()}
             renderer.files = files
-            if models.pinned is not None:
+            if kept is not None:
+                renderer.pins = kept.pins
+            elif models.pinned is not None:
                 vendor_pins = models.pinned.pins.get("vendor", {})
                 renderer.pins = {
                     rf.label: f"vendor {rel} {vendor_pins[rel]}"
                     for rf in files.values()
                     if rf.label.startswith("vendor/") and (rel := rf.label.removeprefix("vendor/")) in vendor_pins
                 }
+            if state.intact and state.output:
+                renderer.carry = Carry(out, tmp, state.output)
             page_keys: dict[str, str] = {}
             if state.files and models.cache.folder is not None:  # the inputs were hashed: pages can be reused
                 renderer.cache = models.cache
@@ -540,8 +589,9 @@ def _build(
                     renderer.render(p, page_keys.get(p.url))
             if render_side is not None:
                 renderer.merge_part(render_side.result(), [p.url for p in plan])
-            renderer.write_static()
-            renderer.write_downloads(files)
+            renderer.write_static(unchanged=state.unchanged("site_builder/static/"))
+            if not (state.unchanged("data/") and renderer.write_downloads_carried(files)):
+                renderer.write_downloads(files)
             (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
 
             def figure_list() -> str:
@@ -561,7 +611,14 @@ def _build(
         checks_note = "internal links and anchors resolve, no external resource, no inline script"
 
         def links() -> int:
-            return check_links(tmp, made_from, pages=renderer.written, cache=paths.cache, pending=series_data.pdfs())
+            return check_links(
+                tmp,
+                made_from,
+                pages=renderer.written,
+                cache=paths.cache,
+                pending=series_data.pdfs(),
+                digests=renderer.digests,
+            )
 
         # many pages new (their render was shared out): their links are read beside the search index's extraction
         link_side = processes.Beside(links) if theirs else None
@@ -571,8 +628,8 @@ def _build(
             stage("checks", t_checks, f"{links()} {checks_note}")
 
         t0 = time.perf_counter()
-        n_files, reused = search.build_index(tmp, paths.cache)
-        n_pages = sum(1 for u in renderer.written if not u.endswith(".html"))
+        n_files, reused = search.build_index(tmp, paths.cache, renderer.digests)
+        n_pages = sum(1 for u in renderer.digests if not u.endswith(".html"))
         stage(
             "search",
             t0,
@@ -592,6 +649,23 @@ def _build(
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         raise
+    summary.output = renderer.output(page_keys)
+    if store.folder is not None and state.basis:
+        made = basis.Basis(
+            digests,
+            renderer.pins,
+            kept.figures if kept is not None else registry.figures,
+            files,
+            models.figure_texts(registry),
+            fixed,
+            {
+                **(kept.payloads if kept is not None else {}),
+                **{n: (explorer_data[n], models.payload_digests[n]) for n in charts},
+            },
+            {**(kept.template_figures if kept is not None else {}), **template_figs},
+        )
+        if made != kept:
+            basis.write(store, state.basis, made)
     summary.pages = len(plan)
     summary.figures = len(registry.figures)
     summary.seconds = time.perf_counter() - t_start

@@ -22,6 +22,27 @@ PUBLISHED_SECTIONS = {"analysis": "7.", "simulation": "11."}
 def build_records(
     project: Path, digests: list[str], registry: Registry, files: dict[str, ResultsFile]
 ) -> dict[str, Any]:
+    return {**fixed_records(project, digests, registry, files), "figures": figures_shown(registry, files)}
+
+
+def figures_shown(registry: Registry, files: dict[str, ResultsFile]) -> list[dict[str, Any]]:
+    """Per results file, its figures and how many of them a page shows (the part of the records pages change)."""
+    counts = {label: [0, 0] for label in files}
+    for f in registry.figures.values():
+        c = counts.get(f.source.file)
+        if c is not None:
+            c[0] += 1
+            c[1] += 1 if registry.used_on.get(f.key) else 0
+    return [
+        {"file": label, "page": rf.page, "figures": counts[label][0], "shown": counts[label][1]}
+        for label, rf in files.items()
+    ]
+
+
+def fixed_records(
+    project: Path, digests: list[str], registry: Registry, files: dict[str, ResultsFile]
+) -> dict[str, Any]:
+    """The records no content page changes: pins, browser libraries, models, explorers, published tables."""
     pins = []
     for line in digests:
         root, rel, digest = line.split(" ", 2)
@@ -43,11 +64,6 @@ def build_records(
                 "figures": sum(1 for f in registry.figures.values() if f.source.file == f"data/{p.name}/results.md"),
             }
         )
-    per_file = []
-    for label, rf in files.items():
-        n = sum(1 for f in registry.figures.values() if f.source.file == label)
-        shown = sum(1 for f in registry.figures.values() if f.source.file == label and registry.used_on.get(f.key))
-        per_file.append({"file": label, "page": rf.page, "figures": n, "shown": shown})
     explorers = []
     for e in EXPLORERS.values():
         path = project / "data" / "explorers" / f"{e.name}.json"
@@ -80,7 +96,6 @@ def build_records(
         "pins": pins,
         "browser": browser,
         "models": models,
-        "figures": per_file,
         "total_figures": len(registry.figures),
         "explorers": explorers,
         "published": published,

@@ -11,6 +11,11 @@ Inputs are compared by content, not by time stamps (a checkout or a copy changes
 the output by listing, so a page edited, added or removed by hand is rebuilt (the decks' PDFs, which
 ``make pdf`` adds to a built site, are not counted: ``make site`` after ``make pdf`` keeps them). ``--no-cache`` never takes
 this path. The check is a few milliseconds of hashing (about 10 MB of inputs).
+
+When something changed, the check still tells the build what it can keep: the digest of every input but the
+content pages (:attr:`State.basis`, the key of :mod:`site_builder.basis`), whether ``--out`` is still as the
+last build left it (:attr:`State.intact`) and what that build wrote there (:attr:`State.output`: each page's
+render key and digest), so that unchanged files are carried over instead of written again.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from site_builder.paths import Options, Paths
 
@@ -39,6 +45,7 @@ class Record:
     pages: int
     figures: int
     files: dict[str, str]  # input label -> SHA-256 of its bytes
+    output: dict[str, Any] = field(default_factory=dict)  # what the build wrote (see Output)
 
 
 def walk(root: str, prefix: str) -> Iterator[tuple[str, str]]:
@@ -80,6 +87,7 @@ def input_files(paths: Paths) -> dict[str, str]:
 
 
 def inputs_digest(opts: Options, paths: Paths, files: dict[str, str]) -> str:
+    """A SHA-256 over the options, Python, the installed distributions and the input files given."""
     h = hashlib.sha256()
     settings = [
         VERSION,
@@ -132,7 +140,15 @@ def previous(paths: Paths) -> Record | None:
         raw = json.loads(where.read_text("utf-8"))
         if raw.get("version") != VERSION:
             return None
-        return Record(raw["inputs"], raw["tree"], int(raw["pages"]), int(raw["figures"]), dict(raw["files"]))
+        output = raw.get("output", {})
+        return Record(
+            raw["inputs"],
+            raw["tree"],
+            int(raw["pages"]),
+            int(raw["figures"]),
+            dict(raw["files"]),
+            output if isinstance(output, dict) else {},
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -145,6 +161,9 @@ class State:
     inputs: str = ""
     files: dict[str, str] = field(default_factory=dict)
     previous: dict[str, str] = field(default_factory=dict)  # the last successful build's input files
+    basis: str = ""  # SHA-256 over every input but the content pages (the key of site_builder.basis)
+    intact: bool = False  # --out is as the last successful build left it (every entry's size and mtime)
+    output: dict[str, Any] = field(default_factory=dict)  # what that build wrote there, if intact (Output)
 
     def unchanged(self, *prefixes: str) -> bool:
         """The input files under ``prefixes`` are what the last successful build into ``--out`` read."""
@@ -164,10 +183,14 @@ def check(opts: Options) -> State:
         return State(None)
     files = input_files(paths)
     digest = inputs_digest(opts, paths, files)
+    basis = inputs_digest(opts, paths, {k: v for k, v in files.items() if not k.startswith("content/")})
     rec = previous(paths)
-    if rec is not None and rec.inputs == digest and rec.tree == tree_digest(paths.out):
-        return State(rec, digest, files, rec.files)
-    return State(None, digest, files, rec.files if rec is not None else {})
+    if rec is None:
+        return State(None, digest, files, {}, basis)
+    intact = rec.tree == tree_digest(paths.out)
+    if intact and rec.inputs == digest:
+        return State(rec, digest, files, rec.files, basis, True, rec.output)
+    return State(None, digest, files, rec.files, basis, intact, rec.output if intact else {})
 
 
 def skip(opts: Options, rec: Record, log: Callable[[str], None]) -> None:
@@ -182,8 +205,9 @@ def skip(opts: Options, rec: Record, log: Callable[[str], None]) -> None:
     )
 
 
-def remember(opts: Options, state: State, pages: int, figures: int) -> None:
-    """Record a successful build into ``--out`` (written atomically; a failure to write only loses the fast path)."""
+def remember(opts: Options, state: State, pages: int, figures: int, output: dict[str, Any] | None = None) -> None:
+    """Record a successful build into ``--out`` (written atomically; a failure to write only loses the fast path).
+    ``output`` is what the build wrote (pages' keys and digests), for the next build to carry over."""
     paths = opts.paths()
     where = _record_path(paths)
     tree = tree_digest(paths.out)
@@ -191,6 +215,7 @@ def remember(opts: Options, state: State, pages: int, figures: int) -> None:
         return
     body = {"version": VERSION, "inputs": state.inputs, "tree": tree, "pages": pages, "figures": figures}
     body["files"] = state.files
+    body["output"] = output or {}
     with contextlib.suppress(OSError):
         where.parent.mkdir(parents=True, exist_ok=True)
         tmp = where.with_name(f".{where.name}.{os.getpid()}.tmp")

@@ -25,6 +25,7 @@ import os
 import posixpath
 import re
 import sys
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -151,13 +152,14 @@ def _cache_name(kind: str, rel: str) -> str:
     return f"{kind}-" + (re.sub(r"[^A-Za-z0-9]+", "-", rel.removesuffix("index.html")).strip("-") or "home")
 
 
-def _extract_cached(rel: str, text: str, cache: ResultsCache | None) -> tuple[dict[str, list], str]:
-    """The page's extraction, and a digest of the page (with the extracting code) that names it."""
-    h = hashlib.sha256(f"{FORMAT} {_SELF} {sys.version_info[:2]}\n".encode())
-    h.update(text.encode("utf-8", "surrogatepass"))
-    key = h.hexdigest()
+def _extract_cached(
+    rel: str, digest: str, text: Callable[[], str], cache: ResultsCache | None
+) -> tuple[dict[str, list], str]:
+    """The page's extraction, and a digest of the page (its SHA-256 ``digest``, with the extracting code) that
+    names it; ``text`` gives the page's HTML, read only when the extraction is not in the cache."""
+    key = hashlib.sha256(f"{FORMAT} {_SELF} {sys.version_info[:2]}\n{digest}".encode()).hexdigest()
     if cache is None:
-        return extract(text), key
+        return extract(text()), key
     name = _cache_name("links", rel)
     cached = cache.read(name, key)
     if cached is not None:
@@ -167,7 +169,7 @@ def _extract_cached(rel: str, text: str, cache: ResultsCache | None) -> tuple[di
                 return data, key
         except ValueError:
             pass
-    data = extract(text)
+    data = extract(text())
     cache.write(name, key, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
     return data, key
 
@@ -191,16 +193,19 @@ def check_links(
     pages: dict[str, str] | None = None,
     cache: Path | None = None,
     pending: set[str] | frozenset[str] = frozenset(),
+    digests: dict[str, str] | None = None,
 ) -> int:
     """Check every page and CSS file of the site in ``out``; returns the number of internal links checked.
 
     ``made_from`` maps a page URL to the file it came from (for messages); ``pages`` maps a page URL to the
-    HTML written there (read from disk when absent); ``cache`` is the results cache folder (None: parse all).
+    HTML written there (read from disk when absent); ``digests`` maps a page URL to the SHA-256 of its file,
+    when known (a page whose checks are all in the cache is then not read); ``cache`` is the results cache
+    folder (None: parse all).
     """
     root = Path(out)
     files, dirs = _listing(root)
     files |= set(pending)  # files written after the build (the decks' PDFs, by `make pdf`)
-    pages = pages or {}
+    pages = dict(pages or {})
     store = ResultsCache(cache) if cache is not None else None
 
     def page_name(rel: str) -> str:
@@ -210,15 +215,23 @@ def check_links(
     html_files = sorted(f for f in files if f.endswith(".html"))
     found: dict[str, dict[str, list]] = {}
     page_digest: dict[str, str] = {}
+    known = digests or {}
     for rel in html_files:
         url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel
-        text = pages.get(url)
-        if text is None:
+
+        def text(rel: str = rel, url: str = url) -> str:
+            if url in pages:
+                return pages[url]
             try:
-                text = (root / rel).read_text(encoding="utf-8")
+                pages[url] = (root / rel).read_text(encoding="utf-8")
             except (OSError, UnicodeError) as e:
                 raise BuildError(f"{rel}: file: expected a readable UTF-8 page, found {e}") from None
-        found[rel], page_digest[rel] = _extract_cached(rel, text, store)
+            return pages[url]
+
+        digest = known.get(url)
+        if digest is None:
+            digest = hashlib.sha256(text().encode("utf-8", "surrogatepass")).hexdigest()
+        found[rel], page_digest[rel] = _extract_cached(rel, digest, text, store)
         if found[rel]["problems"]:
             raise BuildError(f"{page_name(rel)}: {found[rel]['problems'][0]}")
     ids = {rel: set(d["ids"]) for rel, d in found.items()}

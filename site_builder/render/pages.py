@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -18,6 +19,7 @@ from site_builder.explorers import EXPLORERS
 from site_builder.figures import Registry, ResultsFile
 from site_builder.plan import PlannedPage
 from site_builder.render import extras
+from site_builder.render.carry import Carry
 from site_builder.render.deck import render_slides
 from site_builder.render.markdown import fig_html
 from site_builder.render.results_page import render_results
@@ -38,6 +40,15 @@ def _json_script(value: Any) -> Markup:
 def _json_text(text: str) -> Markup:
     """Compact JSON as a page embeds it in a ``<script type="application/json">`` element."""
     return Markup(text.replace("</", "<\\/"))
+
+
+Part = tuple[dict[str, str], dict[str, str], dict[str, list[str]], list[str]]
+"""What a forked process rendered: pages' HTML (those rendered or read), digests, tables, and those reused."""
+
+
+def _file_of(p: PlannedPage) -> str:
+    """The page's file in the output folder."""
+    return p.url if p.url.endswith(".html") else f"{p.url}index.html"
 
 
 def _entry(p: PlannedPage) -> str:
@@ -63,8 +74,10 @@ class PageRenderer:
         self.nav = nav
         self.site_title = site_title
         self.explorer_data = explorer_data  # explorer -> its payload as compact JSON text
-        self.uses_plotly = False
-        self.written: dict[str, str] = {}  # page URL -> the HTML written (read again by the link check)
+        self.written: dict[str, str] = {}  # page URL -> the HTML written, if rendered or read from the cache
+        self.digests: dict[str, str] = {}  # page URL -> SHA-256 of its HTML, for every page (carried ones too)
+        self.tables: dict[str, list[str]] = {}  # page URL -> its CSV tables' file names
+        self.carry: Carry | None = None  # the previous output, when pages may be carried over from it
         self.series: SeriesData | None = None  # decks and glossaries, from the collect phase
         self.titles: dict[str, str] = {}  # page URL -> title, every page of the site (the figure index names them)
         self.series_titles: dict[str, str] = {}
@@ -75,8 +88,15 @@ class PageRenderer:
         self._tables: list[tuple[str, str]] = []
 
     def render(self, p: PlannedPage, key: str | None = None) -> None:
-        """Render ``p``; with a ``key`` and a cache, a page rendered before from the same inputs is written from it."""
+        """Render ``p``; with a ``key`` and a cache, a page rendered before from the same inputs is written from it
+        (or linked from the previous output, when it was written there under the same key)."""
         name = _entry(p)
+        if key is not None and self.carry is not None:
+            carried = self.carry.page(p.url, _file_of(p), key)
+            if carried is not None:
+                self.digests[p.url], self.tables[p.url] = carried
+                self.reused.append(p.url)
+                return
         if key is not None and self.cache is not None:
             stored = self.cache.read_bytes(name, key)
             if stored is not None:
@@ -85,8 +105,6 @@ class PageRenderer:
                 except ValueError:
                     html = None
                 if isinstance(html, str):
-                    if p.charts:
-                        self.uses_plotly = True
                     self._write_tables(p.url, [(str(a), str(b)) for a, b in tables])
                     self._write_html(p, html)
                     self.reused.append(p.url)
@@ -99,22 +117,36 @@ class PageRenderer:
 
     def cached(self, p: PlannedPage, key: str | None) -> bool:
         """Whether ``p`` will most likely be written from the cache (for sharing the work out)."""
+        if key is not None and self.carry is not None and self.carry.has_page(p.url, key):
+            return True
         return key is not None and self.cache is not None and self.cache.has(_entry(p), key)
 
-    def render_part(self, pages: list[PlannedPage], keys: dict[str, str]) -> tuple[dict[str, str], list[str], bool]:
+    def render_part(self, pages: list[PlannedPage], keys: dict[str, str]) -> Part:
         """Render ``pages`` (in another process, beside this one): what :meth:`merge_part` takes back."""
         for p in pages:
             self.render(p, keys.get(p.url))
-        return {p.url: self.written[p.url] for p in pages}, self.reused, self.uses_plotly
+        urls = [p.url for p in pages]
+        written = {u: self.written[u] for u in urls if u in self.written}
+        return written, {u: self.digests[u] for u in urls}, {u: self.tables.get(u, []) for u in urls}, self.reused
 
-    def merge_part(self, part: tuple[dict[str, str], list[str], bool], order: list[str]) -> None:
+    def merge_part(self, part: Part, order: list[str]) -> None:
         """Take back what :meth:`render_part` rendered; pages listed in ``order`` (the plan's), as when serial."""
-        written, reused, uses_plotly = part
-        both = {**self.written, **written}
-        self.written = {url: both[url] for url in order if url in both}
+        written, digests, tables, reused = part
+
+        def merged(mine: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
+            both = {**mine, **theirs}
+            return {url: both[url] for url in order if url in both}
+
+        self.written = merged(self.written, written)
+        self.digests = merged(self.digests, digests)
+        self.tables = merged(self.tables, tables)
         done = set(self.reused) | set(reused)
         self.reused = [url for url in order if url in done]
-        self.uses_plotly = self.uses_plotly or uses_plotly
+
+    def output(self, keys: dict[str, str]) -> dict[str, Any]:
+        """What was written, for the next build to carry over: each page's key, digest and tables."""
+        pages = {u: [keys[u], self.digests[u], self.tables.get(u, [])] for u in self.digests if u in keys}
+        return {"pages": pages}
 
     def _render(self, p: PlannedPage) -> None:
         ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": {}, "scripts": []}
@@ -139,7 +171,6 @@ class PageRenderer:
                     t.key: Markup(self.md.render(t.body, env)) for g in p.extra["glossary"] for t in g["terms"]
                 }
             if p.charts:
-                self.uses_plotly = True
                 ctx["charts"] = p.charts
                 ctx["chart_data"] = {n: _json_text(self.explorer_data[n]) for n in p.charts}
                 ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
@@ -173,6 +204,7 @@ class PageRenderer:
     def _write_tables(self, url: str, tables: list[tuple[str, str]]) -> None:
         """Each results table as CSV, in ``<page>/tables/`` (linked under the table)."""
         self._tables = tables
+        self.tables[url] = [name for name, _ in tables]
         if not tables:
             return
         folder = self.out / url / "tables"
@@ -201,10 +233,12 @@ class PageRenderer:
         self._write_html(p, render_template(self.env, template, context))
 
     def _write_html(self, p: PlannedPage, html: str) -> None:
-        path = self.out / p.url if p.url.endswith(".html") else self.out / p.url / "index.html"
+        path = self.out / _file_of(p)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html, encoding="utf-8")
+        data = html.encode("utf-8")
+        path.write_bytes(data)
         self.written[p.url] = html
+        self.digests[p.url] = hashlib.sha256(data).hexdigest()
 
     def write_downloads(self, files: dict[str, ResultsFile]) -> None:
         """Each produced results document beside its page, as results.md and results.json to download."""
@@ -216,6 +250,22 @@ class PageRenderer:
             base.with_name(base.name + ".md").write_text(rf.text, encoding="utf-8")
             shutil.copyfile(rf.path.with_suffix(".json"), base.with_name(base.name + ".json"))
 
-    def write_static(self) -> None:
+    def write_downloads_carried(self, files: dict[str, ResultsFile]) -> bool:
+        """The downloads linked from the previous output (their sources unchanged); False if they were not."""
+        if self.carry is None:
+            return False
+        names = [
+            f"{rf.page.rstrip('/')}.{ext}"
+            for rf in files.values()
+            if rf.label.startswith("data/")
+            for ext in ("md", "json")
+        ]
+        return self.carry.files(names)
+
+    def write_static(self, unchanged: bool = False) -> None:
+        """The site's assets (``site_builder/static/``); ``unchanged``: the same files as the previous output
+        holds, which are linked from it when it can be done."""
+        if unchanged and self.carry is not None and self.carry.folder("assets"):
+            return
         static_assets.verify()
         shutil.copytree(STATIC, self.out / "assets")

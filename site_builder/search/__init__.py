@@ -18,6 +18,7 @@ the previous site untouched. The same pages give the same bytes, from the cache 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -101,8 +102,10 @@ def assemble(urls: list[str], records: list[Record]) -> tuple[bytes, dict[str, b
     ), fragments
 
 
-def build_index(out: Path, cache: Path | None) -> tuple[int, int]:
-    """Write ``out/search/``; returns (its number of files, how many pages' records came from the cache)."""
+def build_index(out: Path, cache: Path | None, digests: dict[str, str] | None = None) -> tuple[int, int]:
+    """Write ``out/search/``; returns (its number of files, how many pages' records came from the cache).
+    ``digests`` maps a page's URL (``cit/`` for ``/cit/``) to the SHA-256 of its file, when known: a page whose
+    record is in the cache is then not read."""
     target = out / FOLDER
     if target.exists():
         raise BuildError(f"search index: {FOLDER}/: expected the folder free for the index, found it written by a page")
@@ -112,14 +115,20 @@ def build_index(out: Path, cache: Path | None) -> tuple[int, int]:
     records: list[Record | None] = []
     keys: list[str] = []
     todo: list[tuple[int, str, bytes]] = []
+    known = digests or {}
     for url, path in page_files(out):
-        html = read_page(out, path)
-        key = record_key(code, html)
+        digest = known.get(url[1:])
+        html: bytes | None = None
+        if digest is None:
+            html = read_page(out, path)
+            digest = hashlib.sha256(html).hexdigest()
+        key = record_key(code, digest)
         rec = store.get(key)
         urls.append(url)
         keys.append(key)
         records.append(rec)
         if rec is None:
+            html = html if html is not None else read_page(out, path)
             todo.append((len(records) - 1, path.relative_to(out).as_posix(), html))
     for (i, _, _), rec in zip(todo, extract_all([(rel, html) for _, rel, html in todo]), strict=True):
         records[i] = rec

@@ -79,8 +79,9 @@ def code_key() -> str:
     return h.hexdigest()
 
 
-def record_key(code: str, html: bytes) -> str:
-    return hashlib.sha256(code.encode() + b"\n" + html).hexdigest()
+def record_key(code: str, digest: str) -> str:
+    """A page's record key: the extraction code's key and the SHA-256 of the page's HTML (``digest``)."""
+    return hashlib.sha256(f"{code}\n{digest}".encode()).hexdigest()
 
 
 def encode(record: Record) -> bytes:

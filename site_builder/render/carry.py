@@ -1,0 +1,83 @@
+"""Carrying files over from the previous output instead of writing them again.
+
+The build writes the new site into a temporary folder beside ``--out``. When ``--out`` is still exactly as
+the last successful build left it (:attr:`site_builder.uptodate.State.intact`: every entry's size and
+modification time as recorded), a file that build wrote and this one would write byte for byte is hard-linked
+into the temporary folder instead: a page whose render key is the one it was written under (with its CSV
+tables), and the static assets or the results downloads when their sources did not change. A link shares the
+old file's bytes without copying them; nothing is ever written through it (a page that changed is written as
+a new file), and the old folder is removed after the swap, leaving one name for each file.
+
+Where a link cannot be made (another file system, one without hard links, a file gone since the check), the
+caller writes the file as it would have anyway.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+
+class Carry:
+    """The previous output ``old`` (intact) and what its build wrote there, for a new output ``new``."""
+
+    def __init__(self, old: Path, new: Path, output: dict[str, Any]) -> None:
+        self.old = old
+        self.new = new
+        pages = output.get("pages")
+        self.pages: dict[str, Any] = pages if isinstance(pages, dict) else {}  # url -> [key, sha256, tables]
+
+    def _link(self, rel: str) -> None:
+        dest = self.new / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.link(self.old / rel, dest)
+
+    def has_page(self, url: str, key: str) -> bool:
+        """The previous build wrote the page at ``url`` under ``key`` (for planning work only)."""
+        known = self.pages.get(url)
+        return isinstance(known, list) and len(known) == 3 and known[0] == key
+
+    def page(self, url: str, html: str, key: str) -> tuple[str, list[str]] | None:
+        """Link the page at ``url`` (its file ``html``, relative to the site) and its tables, if the previous build
+        wrote it under ``key``: returns the page's SHA-256 and its tables' file names, or None (nothing linked)."""
+        if not self.has_page(url, key):
+            return None
+        _, digest, tables = self.pages[url]
+        if not isinstance(digest, str) or not isinstance(tables, list) or not all(isinstance(t, str) for t in tables):
+            return None
+        if not self.files([html] + [f"{url}tables/{t}" for t in tables]):
+            return None
+        return digest, tables
+
+    def folder(self, rel: str) -> bool:
+        """Link every file under the folder ``rel`` of the previous output; False (and nothing left) if any fails."""
+        src = self.old / rel
+        if not src.is_dir() or src.is_symlink() or (self.new / rel).exists():
+            return False
+        try:
+            for folder, _dirs, names in os.walk(src):
+                sub = Path(folder).relative_to(self.old)
+                (self.new / sub).mkdir(parents=True, exist_ok=True)
+                for name in names:
+                    os.link(Path(folder) / name, self.new / sub / name)
+        except OSError:
+            shutil.rmtree(self.new / rel, ignore_errors=True)
+            return False
+        return True
+
+    def files(self, rels: list[str]) -> bool:
+        """Link each of the files ``rels``; False (and none of them left) if any fails."""
+        done: list[str] = []
+        try:
+            for rel in rels:
+                self._link(rel)
+                done.append(rel)
+        except OSError:
+            for rel in done:
+                with contextlib.suppress(OSError):
+                    (self.new / rel).unlink()
+            return False
+        return True
