@@ -94,3 +94,33 @@ def test_the_decks_pdfs_added_by_make_pdf_keep_the_site_up_to_date(
     pdf.write_bytes(b"%PDF-1.7\n")  # what `make pdf` writes beside each deck's folder
     assert build(box, capsys).startswith(SKIPPED)
     assert pdf.is_file()
+
+
+def test_an_unchanged_stamp_keeps_the_recorded_digest_unless_the_file_was_written_near_the_check(
+    box: Sandbox,
+) -> None:
+    import os
+    import time
+
+    from site_builder.paths import Options
+    from site_builder.uptodate import RACY_NS, Record, input_files
+
+    paths = Options(project=box.project, out=box.out, vendor=box.vendor, reference=box.reference).paths()
+    stamps: dict[str, list[int]] = {}
+    files = input_files(paths, None, stamps)
+    label = "content/cit/optics.md"
+    page = box.project / label
+    wrong = {**files, label: "0" * 64}  # a record that says something else of the page
+
+    def record(hashed_at: int) -> Record:
+        return Record("", "", 0, 0, wrong, {}, stamps, hashed_at)
+
+    st = page.stat()
+    settled = max(st.st_mtime_ns, st.st_ctime_ns) + RACY_NS + 1
+    assert input_files(paths, record(settled))[label] == "0" * 64  # the stamp matches: not read again
+    assert input_files(paths, record(settled - 2))[label] == files[label]  # written near that check: read
+    page.write_bytes(page.read_bytes().replace(b"a", b"b", 1))  # same size
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same modification time
+    assert page.stat().st_size == st.st_size and page.stat().st_mtime_ns == st.st_mtime_ns
+    later = time.time_ns() + RACY_NS + 1
+    assert input_files(paths, record(later))[label] not in ("0" * 64, files[label])  # the change time tells
