@@ -9,7 +9,9 @@ them alone:
   cases were compared then with the committed files: no drift);
 - the results files with their parsed sections;
 - the explorers' payloads (JSON text and digest), the figures the page templates name, and the part of the
-  method page's records that no page changes (pins, models, explorers, published-against-ours tables).
+  method page's records that no page changes (pins, models, explorers, published-against-ours tables);
+- the content files' front matter as parsed, by the digest of its text (YAML is parsed, and PyYAML imported,
+  only for front matter that changed).
 
 They are stored as one entry of the results cache, keyed by :attr:`site_builder.uptodate.State.basis` (a
 SHA-256 over those inputs, the options, Python and the installed distributions), written only after a build
@@ -37,9 +39,11 @@ class Basis:
     figures: dict[str, Figure]
     files: dict[str, ResultsFile]  # with their text and sections loaded
     figure_texts: str  # SHA-256 over every figure's key and text (part of the parse cache's key)
+    figures_digest: str  # render/keys.figures_digest (part of every page's render key)
     records: dict[str, Any]  # the method page's records that no page changes
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)  # explorer -> (JSON text, SHA-256)
     template_figures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    front_matter: dict[str, Any] = field(default_factory=dict)  # parsed front matter by its text's SHA-256
 
 
 def kept_file(rf: ResultsFile) -> ResultsFile:

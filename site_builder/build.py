@@ -23,7 +23,7 @@ from site_builder import basis, outdir, processes, uptodate
 from site_builder import cache as results_cache
 from site_builder.assemble import collect_series
 from site_builder.collect import Parsed, check_refs, parse_page
-from site_builder.content import Page, load_content
+from site_builder.content import FrontMatter, Page, load_content
 from site_builder.errors import BuildError, InputError
 from site_builder.explorers import EXPLORERS, Explorer
 from site_builder.figures import Figure, Registry, ResultsFile, Source
@@ -430,7 +430,8 @@ def _build(
     t0 = time.perf_counter()
     store = results_cache.ResultsCache(paths.cache)
     kept = basis.read(store, state.basis) if state.basis and store.folder is not None else None
-    pages = load_content(paths.content)
+    front = FrontMatter(kept.front_matter if kept is not None else None)
+    pages = load_content(paths.content, front)
     if kept is None:
         pinned: pins.Pinned | None = load_pinned(paths)
         assert pinned is not None
@@ -502,7 +503,7 @@ def _build(
     md = make_markdown(figure_text=lambda key: registry.figures[key].text if key in registry.figures else None)
     env = make_env(paths.templates, opts.template_seconds, paths.cache)
     parsed = [models.parsed(p, md, registry) for p in pages]
-    terms = load_glossary(paths.content)
+    terms = load_glossary(paths.content, front)
     for pp in parsed:
         check_refs(pp, registry.figures, EXPLORERS, terms)
     plan = plan_pages(parsed, files)
@@ -523,6 +524,7 @@ def _build(
     for p in plan:
         if p.kind.name == "method":
             p.extra["records"] = {**fixed, "figures": figures_shown(registry, files)}
+    figures_digest = kept.figures_digest if kept is not None else keys.figures_digest(registry)
     charts = sorted({n for p in plan for n in p.charts})
     explorer_data: dict[str, str] = {}
     for n in charts:
@@ -575,6 +577,7 @@ def _build(
                     pins=renderer.pins,
                     files=files,
                     registry=registry,
+                    figures=figures_digest,
                     series=series_data,
                 )
                 page_keys = {p.url: keys.page_key(site_state, p, models.payload_digests) for p in plan}
@@ -657,12 +660,14 @@ def _build(
             kept.figures if kept is not None else registry.figures,
             files,
             models.figure_texts(registry),
+            figures_digest,
             fixed,
             {
                 **(kept.payloads if kept is not None else {}),
                 **{n: (explorer_data[n], models.payload_digests[n]) for n in charts},
             },
             {**(kept.template_figures if kept is not None else {}), **template_figs},
+            front.used,
         )
         if made != kept:
             basis.write(store, state.basis, made)

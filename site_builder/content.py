@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +52,23 @@ def _meta_str(label: str, meta: dict[str, Any], key: str, required: bool = False
     return value.strip()
 
 
-def read_front_matter(path: Path, label: str) -> tuple[dict[str, Any], str, int]:
+class FrontMatter:
+    """Front matter parsed before, by the SHA-256 of its text: a build whose pages' front matter did not change
+    parses (and imports) no YAML. ``known`` comes from the basis (site_builder/basis.py), whose key covers the
+    YAML reading code and PyYAML's version; ``used`` is what this build parsed or took, for the next one."""
+
+    def __init__(self, known: dict[str, Any] | None = None) -> None:
+        self.known = known or {}
+        self.used: dict[str, Any] = {}
+
+    def parse(self, text: str, label: str) -> object:
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        value = self.known[key] if key in self.known else load_yaml(text, label, first_line=2)
+        self.used[key] = value
+        return value
+
+
+def read_front_matter(path: Path, label: str, front: FrontMatter | None = None) -> tuple[dict[str, Any], str, int]:
     """(front matter, body, file line of the body's first line) of a Markdown file with YAML front matter.
 
     The one way content files are read: at most CONTENT_MAX_BYTES of UTF-8 (reading.read_text), the front
@@ -66,7 +83,8 @@ def read_front_matter(path: Path, label: str) -> tuple[dict[str, Any], str, int]
         close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
     except StopIteration:
         raise InputError(label, "front matter", "a closing --- line", "none") from None
-    meta = load_yaml("\n".join(lines[1:close]), label, first_line=2)
+    text = "\n".join(lines[1:close])
+    meta = front.parse(text, label) if front is not None else load_yaml(text, label, first_line=2)
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
@@ -74,7 +92,7 @@ def read_front_matter(path: Path, label: str) -> tuple[dict[str, Any], str, int]
     return meta, "\n".join(lines[close + 1 :]) + "\n", close + 2
 
 
-def load_page(path: Path, root: Path) -> Page:
+def load_page(path: Path, root: Path, front: FrontMatter | None = None) -> Page:
     """A content file: at most CONTENT_MAX_BYTES of UTF-8, YAML front matter (safe, no aliases) between --- lines."""
     label = path.relative_to(root.parent).as_posix() if path.is_relative_to(root.parent) else str(path)
     rel = path.relative_to(root)
@@ -83,7 +101,7 @@ def load_page(path: Path, root: Path) -> Page:
         raise InputError(
             label, "file name", "names of letters, digits, '.', '_' and '-' (they become its URL)", repr(bad)
         )
-    meta, body, body_line = read_front_matter(path, label)
+    meta, body, body_line = read_front_matter(path, label, front)
     title = _meta_str(label, meta, "title", required=True)
     assert title is not None
     kind = meta.get("kind", "page")
@@ -99,8 +117,8 @@ def load_page(path: Path, root: Path) -> Page:
     return Page(path, label, url_of(path.relative_to(root)), title, kind, body, body_line, meta)
 
 
-def load_content(root: Path) -> list[Page]:
+def load_content(root: Path, front: FrontMatter | None = None) -> list[Page]:
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
     glossary = root / "glossary"  # term files, not pages (site_builder/glossary.py reads them)
-    return [load_page(p, root) for p in sorted(root.rglob("*.md")) if not p.is_relative_to(glossary)]
+    return [load_page(p, root, front) for p in sorted(root.rglob("*.md")) if not p.is_relative_to(glossary)]

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.content import read_front_matter
+from site_builder.content import FrontMatter, read_front_matter
 from site_builder.errors import InputError, describe
 from site_builder.series import SERIES
 
@@ -41,11 +41,11 @@ class Term:
         return f"term-{self.key}"
 
 
-def load_term(path: Path, label: str) -> Term:
+def load_term(path: Path, label: str, front: FrontMatter | None = None) -> Term:
     key = path.stem
     if not KEY.match(key):
         raise InputError(label, "file name", "a key of lowercase letters, digits and hyphens", repr(key))
-    meta, body, body_line = read_front_matter(path, label)  # bounded UTF-8, safe YAML, one-line errors
+    meta, body, body_line = read_front_matter(path, label, front)  # bounded UTF-8, safe YAML, one-line errors
     for name in ("title", "short"):
         if not isinstance(meta.get(name), str) or not meta[name].strip():
             raise InputError(label, f"front matter.{name}", "a non-empty string", describe(meta.get(name)))
@@ -60,12 +60,12 @@ def load_term(path: Path, label: str) -> Term:
     return Term(key, label, meta["title"].strip(), meta["short"].strip(), dict(groups), body.strip() + "\n", body_line)
 
 
-def load_glossary(content: Path) -> dict[str, Term]:
+def load_glossary(content: Path, front: FrontMatter | None = None) -> dict[str, Term]:
     folder = content / FOLDER
     if not folder.is_dir():
         return {}
     terms = {}
     for path in sorted(folder.glob("*.md")):
         label = path.relative_to(content.parent).as_posix()
-        terms[path.stem] = load_term(path, label)
+        terms[path.stem] = load_term(path, label, front)
     return terms

@@ -33,6 +33,17 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def figures_digest(registry: Registry) -> str:
+    """A digest of every figure with its value, text and source (not of the pages using them): the part of the site
+    state that only the results change (kept in the basis, site_builder/basis.py)."""
+    h = hashlib.sha256()
+    for f in registry.figures.values():
+        s = f.source
+        h.update(json.dumps([f.key, repr(f.value), f.text, s.file, s.section, list(s.row), s.column, s.page]).encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
 def site_state(
     *,
     code: str,
@@ -43,14 +54,12 @@ def site_state(
     pins: dict[str, str],
     files: dict[str, ResultsFile],
     registry: Registry,
+    figures: str,
     series: SeriesData,
 ) -> str:
-    """(1) and (2) above: everything a page may read that is not its own."""
-    figures = []
-    for f in registry.figures.values():
-        s = f.source
-        figures.append([f.key, repr(f.value), f.text, s.file, s.section, list(s.row), s.column, s.page])
-        figures.append(sorted(registry.used_on.get(f.key, ())))
+    """(1) and (2) above: everything a page may read that is not its own. ``figures`` is
+    :func:`figures_digest` of ``registry``, whose ``used_on`` is read here."""
+    used = sorted((key, sorted(pages)) for key, pages in registry.used_on.items())
     terms = [
         [t.key, t.label, t.title, t.short, t.groups, t.body, t.explained_in, t.sections] for t in series.terms.values()
     ]
@@ -60,7 +69,7 @@ def site_state(
         decks.append([[s.id, s.title, s.terms, repr(s.sources)] for s in d.slides])
         decks.append({str(i): repr(v) for i, v in d.sources.items()})
     results = [[rf.label, rf.page, rf.title, rf.series, _sha(rf.text)] for rf in files.values()]
-    return _digest([code, site_title, nav, titles, series_titles, pins, results, figures, terms, decks])
+    return _digest([code, site_title, nav, titles, series_titles, pins, results, figures, used, terms, decks])
 
 
 def page_key(state: str, p: PlannedPage, payloads: dict[str, str]) -> str:

@@ -13,8 +13,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-import yaml
-
 from site_builder.errors import InputError, describe
 from site_builder.sources import reading
 
@@ -207,6 +205,8 @@ def write_pins(
         out[root] = {rel: reading.sha256_file(base / rel, str(base / rel)) for rel in rels}
     header = "# SHA-256 pins of every input read from outside the project; `python -m site_builder pin` rewrites it.\n"
     tmp = pins_file.with_name(f".{pins_file.name}.tmp")
+    import yaml  # only here: the build itself reads YAML through reading.load_yaml
+
     tmp.write_text(header + yaml.safe_dump(out, sort_keys=True), encoding="utf-8")
     tmp.replace(pins_file)
     return out

@@ -54,10 +54,10 @@ def test_a_carried_file_is_never_written_through(box: Sandbox, capsys: pytest.Ca
     keep = box.root / "kept.html"
     os.link(box.out / OPTICS, keep)  # a second name for the carried page's bytes
     was = keep.read_bytes()
-    box.content("content/cit/optics.md", lambda t: t + "\nA sentence added at the end.\n")
+    box.content("content/cit/optics.md", lambda t: t + "\nA sentence added through no link.\n")
     build(box, capsys)
     assert keep.read_bytes() == was
-    assert "A sentence added at the end." in (box.out / OPTICS).read_text("utf-8")
+    assert "A sentence added through no link." in (box.out / OPTICS).read_text("utf-8")
     same_as_uncached(box, capsys)
 
 

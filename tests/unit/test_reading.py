@@ -431,8 +431,8 @@ PURE_CHECK = r"""
 import json, sys, yaml
 del yaml.CSafeLoader
 from site_builder.errors import InputError
-from site_builder.sources import reading
-assert reading.StrictLoader.__mro__[1] is yaml.SafeLoader
+from site_builder.sources import reading, yaml_text
+assert yaml_text.StrictLoader.__mro__[1] is yaml.SafeLoader
 out = []
 for text in json.loads(sys.stdin.read()):
     try:
