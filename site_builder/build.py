@@ -82,6 +82,7 @@ class Models:
         self.cache = results_cache.ResultsCache(paths.cache)
         self._inputs: Inputs | None = None
         self._figure_texts: str | None = None
+        self._parse_code: str | None = None
         self._doc_digests: tuple[dict[str, Produced], list[str]] | None = None
         self.payload_digests: dict[str, str] = {}  # explorer -> SHA-256 of its payload's JSON
 
@@ -169,9 +170,11 @@ class Models:
     def parsed(self, page: Page, md: MarkdownIt, registry: Registry) -> Parsed:
         """A content page's tokens (cached: keyed by its text, the parser's source and the figures' texts, which
         give the ids of headings that hold a figure). A page with an error is never cached: it is parsed again."""
-        figure_texts = self.figure_texts(registry)
-        text = hashlib.sha256(f"{page.label}\0{page.body}".encode()).hexdigest()
-        key = results_cache.key_of(("site_builder.collect",), self.digests, [figure_texts, text])
+        if self._parse_code is None:  # the parser's source and the pinned inputs: once per build
+            self._parse_code = results_cache.key_of(("site_builder.collect",), self.digests)
+        h = hashlib.sha256(f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0".encode())
+        h.update(page.body.encode())
+        key = h.hexdigest()
         name = results_cache.entry_name("parse", page.label)
         tokens_name = results_cache.entry_name("tokens", page.label)
         body = self.cache.read_bytes(name, key)
@@ -397,7 +400,9 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
         outdir.remove_stale_tmp(paths.out)
         results_cache.IMPORT_MEMO.load(paths.cache)
         try:
-            with contextlib.ExitStack() as children:  # processes started beside the build are stopped with it
+            # processes started beside the build are stopped with it; the cache keys take the source files' digests
+            # from the up-to-date check
+            with contextlib.ExitStack() as children, results_cache.hashed(state.files):
                 summary = _build(opts, paths, log, state, children)
         except outdir.Interrupted:
             _remove_own_tmp(paths.out)

@@ -16,7 +16,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -170,6 +170,25 @@ def _sources(entries: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
     return tuple((str(p), p.relative_to(PACKAGE_DIR.parent).as_posix().encode() + b"\n") for p in paths)
 
 
+HASHED: dict[str, bytes] = {}
+"""Source file path -> SHA-256 of its bytes, as this build's up-to-date check hashed them (see :func:`hashed`)."""
+
+
+@contextlib.contextmanager
+def hashed(files: dict[str, str]) -> Iterator[None]:
+    """Within the block, :func:`key_of` takes the digests of the package's source files from ``files`` (label ->
+    SHA-256, as site_builder/uptodate.py hashed every input) instead of reading them again."""
+    base = PACKAGE_DIR.parent
+    HASHED.clear()
+    HASHED.update(
+        (str(base / label), bytes.fromhex(d)) for label, d in files.items() if label.startswith(f"{PACKAGE}/")
+    )
+    try:
+        yield
+    finally:
+        HASHED.clear()
+
+
 def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable[str] = ()) -> str:
     entries = tuple(entries)
     h = hashlib.sha256()
@@ -177,6 +196,10 @@ def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable
         h.update(line.encode() + b"\n")
     for path, label in _sources(entries):
         h.update(label)
+        known = HASHED.get(path)
+        if known is not None:
+            h.update(known)
+            continue
         st = os.stat(path)  # the file's bytes are read again only if it changed (a long-running `make serve`)
         h.update(_file_digest(path, st.st_mtime_ns, st.st_size))
     return h.hexdigest()

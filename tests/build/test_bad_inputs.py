@@ -744,14 +744,22 @@ def test_a_full_disk_is_one_line_and_leaves_the_site(
 ) -> None:
     import errno
 
-    real = Path.write_text
+    real_text, real_bytes = Path.write_text, Path.write_bytes
 
-    def full(self: Path, *args: object, **kwargs: object) -> int:
+    def full_when_a_page(self: Path) -> None:
         if ".site.tmp-" in str(self) and self.name == "index.html" and "cit" in self.parts:
             raise OSError(errno.ENOSPC, "No space left on device", str(self))
-        return real(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Path, "write_text", full)
+    def full_text(self: Path, *args: object, **kwargs: object) -> int:
+        full_when_a_page(self)
+        return real_text(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def full_bytes(self: Path, data: bytes) -> int:
+        full_when_a_page(self)
+        return real_bytes(self, data)
+
+    monkeypatch.setattr(Path, "write_text", full_text)
+    monkeypatch.setattr(Path, "write_bytes", full_bytes)
     before = tree_digest(box.out)
     capsys.readouterr()
     assert main(box.args()) == 1

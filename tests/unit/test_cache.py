@@ -121,3 +121,19 @@ def test_the_import_graph_kept_between_builds_gives_the_same_keys(tmp_path: Path
         cache.IMPORT_MEMO.load(None)
         cache._sources.cache_clear()
         cache.source_files.cache_clear()
+
+
+def test_the_digests_hashed_by_the_up_to_date_check_give_the_same_keys(tmp_path: Path) -> None:
+    from site_builder import uptodate
+    from site_builder.paths import Options
+
+    paths = Options(project=tmp_path, out=tmp_path / "site", cache=tmp_path / "cache").paths()
+    files = uptodate.input_files(paths)
+    entries = ("site_builder.collect", "site_builder.results.simulation")
+    read = cache.key_of(entries, ["pins"])
+    with cache.hashed(files):
+        assert cache.key_of(entries, ["pins"]) == read  # the same digests, not read again
+    wrong = {k: ("0" * 64 if k == "site_builder/collect.py" else v) for k, v in files.items()}
+    with cache.hashed(wrong):
+        assert cache.key_of(entries, ["pins"]) != read  # they are the ones used
+    assert not cache.HASHED and cache.key_of(entries, ["pins"]) == read  # and only within the block
