@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from site_builder.cache import ResultsCache
-from site_builder.figures import Figure, ResultsFile
+from site_builder.figures import ResultsFile, Row
 
 ENTRY = "basis"
 
@@ -36,7 +36,7 @@ ENTRY = "basis"
 class Basis:
     digests: list[str]  # the pinned inputs, as "root path sha256" lines
     pins: dict[str, str]  # results file label -> "vendor path sha256" of a vendored one
-    figures: dict[str, Figure]
+    figures: dict[str, Row]  # figures.Figures.rows_of the registry
     files: dict[str, ResultsFile]  # with their text and sections loaded
     figure_texts: str  # SHA-256 over every figure's key and text (part of the parse cache's key)
     figures_digest: str  # render/keys.figures_digest (part of every page's render key)

@@ -26,7 +26,7 @@ from site_builder.collect import Parsed, check_refs, parse_page
 from site_builder.content import FrontMatter, Page, load_content
 from site_builder.errors import BuildError, InputError
 from site_builder.explorers import EXPLORERS, Explorer
-from site_builder.figures import Figure, Registry, ResultsFile, Source
+from site_builder.figures import Figure, Figures, Registry, ResultsFile, Source
 from site_builder.glossary import load_glossary
 from site_builder.page_kinds import KINDS
 from site_builder.paths import Options, Paths
@@ -43,12 +43,12 @@ from site_builder.producers import (
 )
 from site_builder.records import figures_shown, fixed_records
 from site_builder.series import SERIES
-from site_builder.sources import pins
-from site_builder.sources.inputs import load_inputs
 from site_builder.sources.reading import DATA_MAX_BYTES, read_text
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
+
+    from site_builder.sources import pins
 
 SITE_TITLE = "Fourier Optics for Training · Compute in Transit"
 VENDORED = "experiment_vendored"
@@ -89,6 +89,8 @@ class Models:
     @property
     def inputs(self) -> Inputs:
         if self._inputs is None:
+            from site_builder.sources.inputs import load_inputs
+
             self._inputs = load_inputs(self.paths, self.pinned)
         return self._inputs
 
@@ -255,6 +257,8 @@ class Models:
 
 def load_pinned(paths: Paths) -> pins.Pinned:
     """The verified pins; every file the build reads from the vendor and reference folders is among them."""
+    from site_builder.sources import pins  # a build that reuses the basis (site_builder/basis.py) reads no pins
+
     return pins.load_pinned(paths.pins, pins.Roots(paths.vendor, paths.reference), paths.label(paths.pins))
 
 
@@ -456,7 +460,7 @@ def _build(
     checked_before = state.unchanged(*(f"{d}/" for d in ("site_builder", "data", "vendor", "reference")))
     if kept is not None:
         # every input but content/ is as at a build that passed every check: its figures and verdicts hold
-        registry, files = Registry(dict(kept.figures)), dict(kept.files)
+        registry, files = Registry(Figures(kept.figures)), dict(kept.files)
         models._figure_texts = kept.figure_texts
         again = "as an earlier build from the same inputs (all but content/) found them"
         stage("models", t0, f"{len(PRODUCERS)} results documents, no drift, {again}")
@@ -662,7 +666,7 @@ def _build(
         made = basis.Basis(
             digests,
             renderer.pins,
-            kept.figures if kept is not None else registry.figures,
+            Figures.rows_of(registry.figures),
             files,
             models.figure_texts(registry),
             figures_digest,
@@ -741,4 +745,4 @@ def _swap(tmp: Path, out: Path) -> None:
                 raise
 
 
-__all__ = ["Options", "Summary", "build", "load_inputs", "write_results"]
+__all__ = ["Options", "Summary", "build", "write_results"]

@@ -106,7 +106,8 @@ def _run(args: argparse.Namespace, opts: Options) -> int:
             got = pins.write_pins(paths.pins, pins.Roots(paths.vendor, paths.reference), pins.READS)
             print(f"pinned {sum(len(v) for v in got.values())} files in data/sources.yaml")
         else:
-            from site_builder.build import load_inputs, load_pinned
+            from site_builder.build import load_pinned
+            from site_builder.sources.inputs import load_inputs
 
             paths = opts.paths()
             load_inputs(paths, load_pinned(paths))

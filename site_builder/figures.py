@@ -8,15 +8,18 @@ it, and writes ``figures.json``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from site_builder import mdtables
 from site_builder.errors import BuildError
-from site_builder.results_doc import ResultsDoc, Value
 from site_builder.sources.reading import DATA_MAX_BYTES, read_text
+
+if TYPE_CHECKING:
+    from site_builder.results_doc import Value
 
 
 def slug(text: str) -> str:
@@ -78,19 +81,61 @@ class ResultsFile:
         return mdtables.parse(self.text, self.label)
 
 
+Row = tuple[object, str, str, str, tuple[str, ...], str, str]
+"""A figure as the basis keeps it: value, text, and its source's file, section, row, column and page."""
+
+
+class Figures(Mapping[str, Figure]):
+    """Figures by key, each made from its :data:`Row` when first looked up: a build after a one-page edit
+    looks up a few of them, and making all 1,685 (with their sources) would cost more than the rest of its
+    collect phase."""
+
+    def __init__(self, rows: dict[str, Row]) -> None:
+        self.rows = rows
+        self._made: dict[str, Figure] = {}
+
+    def __getitem__(self, key: str) -> Figure:
+        f = self._made.get(key)
+        if f is None:
+            value, text, file, section, row, column, page = self.rows[key]
+            f = self._made[key] = Figure(key, value, text, Source(file, section, row, column, page))  # type: ignore[arg-type]
+        return f
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @staticmethod
+    def rows_of(figures: Mapping[str, Figure]) -> dict[str, Row]:
+        if isinstance(figures, Figures):
+            return figures.rows
+        return {
+            k: (f.value, f.text, f.source.file, f.source.section, f.source.row, f.source.column, f.source.page)
+            for k, f in figures.items()
+        }
+
+
 @dataclass
 class Registry:
-    figures: dict[str, Figure] = field(default_factory=dict)
+    figures: Mapping[str, Figure] = field(default_factory=dict)  # a dict while built, or Figures from the basis
     used_on: dict[str, set[str]] = field(default_factory=dict)
 
     def add(self, fig: Figure) -> None:
         if fig.key in self.figures:
             raise BuildError(f"figure registry: key {fig.key!r} registered twice")
+        assert isinstance(self.figures, dict), "figures are added while the registry is built"
         self.figures[fig.key] = fig
 
-    def add_doc(self, doc: ResultsDoc, results: ResultsFile) -> None:
-        for c in doc.keyed_cells():
-            self.add(Figure(c.key, c.value, c.text, Source(results.label, c.section, (c.row,), c.column, results.page)))
+    def file_of(self, key: str) -> str:
+        """The results file of a figure (without making it, when it is not made yet)."""
+        if isinstance(self.figures, Figures):
+            return self.figures.rows[key][2]
+        return self.figures[key].source.file
 
     def get(self, key: str) -> Figure:
         return self.figures[key]

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from site_builder.figures import ResultsFile
-from site_builder.results_doc import KeyedCell, ResultsDoc
 from site_builder.series import SERIES
 
 if TYPE_CHECKING:
     from site_builder.models.simulation.presets import Presets
+    from site_builder.results_doc import KeyedCell, ResultsDoc
     from site_builder.sources.experiment import ExperimentData
 
 VENDORED_RESULTS_MD = "demo-fixed-band/tinystories-gpu/results.md"
@@ -66,6 +66,8 @@ class Produced:
         return self.parsed["data"]
 
     def keyed_cells(self) -> list[KeyedCell]:
+        from site_builder.results_doc import KeyedCell
+
         return [
             KeyedCell(k, f["value"], f["text"], f["section"], f["row"], f["column"])
             for k, f in self.parsed["figures"].items()

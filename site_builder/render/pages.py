@@ -20,9 +20,7 @@ from site_builder.figures import Registry, ResultsFile
 from site_builder.plan import PlannedPage
 from site_builder.render import extras
 from site_builder.render.carry import Carry
-from site_builder.render.deck import render_slides
 from site_builder.render.markdown import fig_html
-from site_builder.render.results_page import render_results
 from site_builder.render.templates import SiteSandbox, render_template
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -157,6 +155,8 @@ class PageRenderer:
         if p.parsed is not None:
             ctx["meta"] = p.parsed.page.meta
             if "deck" in p.extra:
+                from site_builder.render.deck import render_slides  # imported when a deck is rendered
+
                 ctx["deck"] = p.extra["deck"]
                 ctx["slides"] = render_slides(p.extra["deck"].slides, self.md, env, source_links(p.extra["deck"], root))
                 ctx["body"] = Markup("")
@@ -176,6 +176,8 @@ class PageRenderer:
                 ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
                 ctx["shared_scripts"] = list(dict.fromkeys(s for n in p.charts for s in EXPLORERS[n].shared))
         elif p.results is not None:
+            from site_builder.render.results_page import render_results  # imported when a results page is rendered
+
             tables: list[tuple[str, str]] = []
             body, toc = render_results(
                 p.results.text, p.results.sections, self.md, self.registry.by_cell(p.results.label), root, tables
