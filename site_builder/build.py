@@ -640,7 +640,11 @@ def _build(
             stage("checks", t_checks, f"{links()} {checks_note}")
 
         t0 = time.perf_counter()
-        n_files, reused = search.build_index(tmp, paths.cache, renderer.digests)
+        previous = None  # the last build's index, updated where pages changed when it can be
+        if renderer.carry is not None and isinstance(state.output.get("search"), str):
+            was = {u: v[1] for u, v in renderer.carry.pages.items() if isinstance(v, list) and len(v) == 3}
+            previous = search.Previous(out, state.output["search"], was)
+        n_files, reused = search.build_index(tmp, paths.cache, renderer.digests, previous)
         n_pages = sum(1 for u in renderer.digests if not u.endswith(".html"))
         stage(
             "search",
@@ -661,7 +665,7 @@ def _build(
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         raise
-    summary.output = renderer.output(page_keys)
+    summary.output = {**renderer.output(page_keys), "search": search.code_key()}
     if store.folder is not None and state.basis:
         made = basis.Basis(
             digests,

@@ -13,7 +13,10 @@ attributes and ``<style>`` elements, and every ``id`` (and ``name`` of an ``<a>`
 * CSS files under the output may ``url()`` only files of the site.
 
 What a page holds (its URLs, ids and problems) depends on its text alone, so it is kept in the results
-cache under a SHA-256 of the text and of this module: a page that did not change is not parsed again.
+cache under a SHA-256 of the text and of this module: a page that did not change is not parsed again. A
+digest of its ids is kept beside it, and each page's verdict under a digest of the site (every file, every
+page's ids) and of the page: a build where most pages did not change reads those small entries and only the
+extractions of pages whose verdict is not kept (and of the pages they link into, for their ids).
 Resolving a link is memoized per (folder, path).
 """
 
@@ -152,26 +155,41 @@ def _cache_name(kind: str, rel: str) -> str:
     return f"{kind}-" + (re.sub(r"[^A-Za-z0-9]+", "-", rel.removesuffix("index.html")).strip("-") or "home")
 
 
-def _extract_cached(
-    rel: str, digest: str, text: Callable[[], str], cache: ResultsCache | None
-) -> tuple[dict[str, list], str]:
-    """The page's extraction, and a digest of the page (its SHA-256 ``digest``, with the extracting code) that
-    names it; ``text`` gives the page's HTML, read only when the extraction is not in the cache."""
-    key = hashlib.sha256(f"{FORMAT} {_SELF} {sys.version_info[:2]}\n{digest}".encode()).hexdigest()
+def _extraction_key(digest: str) -> str:
+    """What names a page's extraction: its SHA-256 ``digest``, with the extracting code."""
+    return hashlib.sha256(f"{FORMAT} {_SELF} {sys.version_info[:2]}\n{digest}".encode()).hexdigest()
+
+
+class _Ids:
+    """Each page's ids, read from its extraction when a link's fragment first needs them."""
+
+    def __init__(self, load: Callable[[str], set[str]]) -> None:
+        self._load = load
+        self._known: dict[str, set[str]] = {}
+
+    def get(self, rel: str, default: object = ()) -> set[str]:
+        if rel not in self._known:
+            self._known[rel] = self._load(rel)
+        return self._known[rel]
+
+
+def _extract_cached(rel: str, key: str, text: Callable[[], str], cache: ResultsCache | None) -> dict[str, list]:
+    """The page's extraction, named by its :func:`_extraction_key`; ``text`` gives the page's HTML, read only
+    when the extraction is not in the cache."""
     if cache is None:
-        return extract(text()), key
+        return extract(text())
     name = _cache_name("links", rel)
     cached = cache.read(name, key)
     if cached is not None:
         try:
             data = json.loads(cached)
             if isinstance(data, dict) and {"refs", "ids", "problems"} <= data.keys():
-                return data, key
+                return data
         except ValueError:
             pass
     data = extract(text())
     cache.write(name, key, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-    return data, key
+    return data
 
 
 def _listing(root: Path) -> tuple[set[str], set[str]]:
@@ -213,8 +231,10 @@ def check_links(
         return f"{made_from[url]} (page /{url})" if url in made_from else rel
 
     html_files = sorted(f for f in files if f.endswith(".html"))
-    found: dict[str, dict[str, list]] = {}
+    found: dict[str, dict[str, list]] = {}  # a page's extraction, read only when needed
     page_digest: dict[str, str] = {}
+    ids_digest: dict[str, str] = {}  # a digest of each page's ids: all the site's digest needs of them
+    loaders: dict[str, Callable[[], str]] = {}
     known = digests or {}
     for rel in html_files:
         url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel
@@ -231,10 +251,25 @@ def check_links(
         digest = known.get(url)
         if digest is None:
             digest = hashlib.sha256(text().encode("utf-8", "surrogatepass")).hexdigest()
-        found[rel], page_digest[rel] = _extract_cached(rel, digest, text, store)
+        loaders[rel] = text
+        page_digest[rel] = _extraction_key(digest)
+        kept = store.read(_cache_name("linkids", rel), page_digest[rel]) if store is not None else None
+        if kept is not None and len(kept) == 64:  # written only for a page without problems
+            ids_digest[rel] = kept
+            continue
+        found[rel] = _extract_cached(rel, page_digest[rel], text, store)
         if found[rel]["problems"]:
             raise BuildError(f"{page_name(rel)}: {found[rel]['problems'][0]}")
-    ids = {rel: set(d["ids"]) for rel, d in found.items()}
+        ids_digest[rel] = hashlib.sha256(" ".join(sorted(set(found[rel]["ids"]))).encode()).hexdigest()
+        if store is not None:
+            store.write(_cache_name("linkids", rel), page_digest[rel], ids_digest[rel])
+
+    def extraction(rel: str) -> dict[str, list]:
+        if rel not in found:
+            found[rel] = _extract_cached(rel, page_digest[rel], loaders[rel], store)
+        return found[rel]
+
+    ids = _Ids(lambda rel: set(extraction(rel)["ids"]) if rel in page_digest else set())
 
     resolved: dict[tuple[str, str], str | None] = {}
 
@@ -265,7 +300,7 @@ def check_links(
     for name in sorted(files | {d + "/" for d in dirs}):
         world.update(f"{name}\n".encode())
     for rel in html_files:
-        world.update(f"{rel}\0{' '.join(sorted(ids[rel]))}\n".encode())
+        world.update(f"{rel}\0{ids_digest[rel]}\n".encode())
     site = world.hexdigest()
     n = 0
     for rel in html_files:
@@ -277,7 +312,7 @@ def check_links(
             continue
         folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
         count = 0
-        for tag, attr, link in found[rel]["refs"]:
+        for tag, attr, link in extraction(rel)["refs"]:
             count += _check_one(rel, folder, tag, attr, link, page_name, resolve, ids)
         n += count
         if store is not None:

@@ -18,9 +18,13 @@ the previous site untouched. The same pages give the same bytes, from the cache 
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from site_builder import processes
 from site_builder.errors import BuildError
@@ -102,45 +106,132 @@ def assemble(urls: list[str], records: list[Record]) -> tuple[bytes, dict[str, b
     ), fragments
 
 
-def build_index(out: Path, cache: Path | None, digests: dict[str, str] | None = None) -> tuple[int, int]:
+@dataclass(frozen=True)
+class Previous:
+    """The index the last build wrote into ``folder`` (an output folder still as that build left it): the record
+    code it was made with and the SHA-256 of each page's HTML then (by URL, ``cit/`` for ``/cit/``)."""
+
+    folder: Path
+    code: str
+    digests: dict[str, str]
+
+
+def build_index(
+    out: Path, cache: Path | None, digests: dict[str, str] | None = None, previous: Previous | None = None
+) -> tuple[int, int]:
     """Write ``out/search/``; returns (its number of files, how many pages' records came from the cache).
+
     ``digests`` maps a page's URL (``cit/`` for ``/cit/``) to the SHA-256 of its file, when known: a page whose
-    record is in the cache is then not read."""
+    record is in the cache is then not read. With ``previous``, an index made by the same code over the same
+    pages is updated where pages changed (their old records' terms taken out, the new ones' put in, each
+    posting list kept in page order) instead of assembled from every record: the same bytes either way."""
     target = out / FOLDER
     if target.exists():
         raise BuildError(f"search index: {FOLDER}/: expected the folder free for the index, found it written by a page")
     store = Store(cache / FOLDER / "pages" if cache is not None else None)
     code = code_key()
-    urls: list[str] = []
-    records: list[Record | None] = []
-    keys: list[str] = []
-    todo: list[tuple[int, str, bytes]] = []
     known = digests or {}
-    for url, path in page_files(out):
+    found = page_files(out)
+    urls = [url for url, _ in found]
+    keys: list[str] = []
+    for url, path in found:
         digest = known.get(url[1:])
-        html: bytes | None = None
-        if digest is None:
-            html = read_page(out, path)
-            digest = hashlib.sha256(html).hexdigest()
-        key = record_key(code, digest)
-        rec = store.get(key)
-        urls.append(url)
-        keys.append(key)
-        records.append(rec)
-        if rec is None:
-            html = html if html is not None else read_page(out, path)
-            todo.append((len(records) - 1, path.relative_to(out).as_posix(), html))
+        keys.append(
+            record_key(code, digest if digest is not None else hashlib.sha256(read_page(out, path)).hexdigest())
+        )
+    updated = _updated(previous, code, urls, keys, store) if previous is not None else None
+    changed = range(len(urls)) if updated is None else updated[0]
+    records: dict[int, Record] = {}
+    todo: list[tuple[int, str, bytes]] = []
+    for i in changed:
+        rec = store.get(keys[i])
+        if rec is not None:
+            records[i] = rec
+        else:
+            path = found[i][1]
+            todo.append((i, path.relative_to(out).as_posix(), read_page(out, path)))
     for (i, _, _), rec in zip(todo, extract_all([(rel, html) for _, rel, html in todo]), strict=True):
         records[i] = rec
         store.put(keys[i], rec)
-    done = [r for r in records if r is not None]
-    index, fragments = assemble(urls, done)
+    links: list[str] = []
+    if updated is not None:
+        try:
+            index, fragments, links = _patch(updated[1], updated[2], records, urls)
+        except (ValueError, KeyError, TypeError, IndexError):  # the old index is not what its records make
+            return build_index(out, cache, digests)
+    else:
+        index, fragments = assemble(urls, [records[i] for i in range(len(urls))])
     try:
         (target / FRAGMENTS).mkdir(parents=True)
         (target / INDEX).write_bytes(index)
         for name, data in fragments.items():
             (target / FRAGMENTS / f"{name}.json").write_bytes(data)
+        for name in links:
+            assert previous is not None
+            os.link(previous.folder / FOLDER / FRAGMENTS / f"{name}.json", target / FRAGMENTS / f"{name}.json")
     except OSError as e:
         raise BuildError(f"search index: {FOLDER}/: expected to write the index, found {e.strerror or e}") from None
     store.prune(len(urls))
-    return 1 + len(fragments), len(urls) - len(todo)
+    return 1 + len(fragments) + len(links), len(urls) - len(todo)
+
+
+def _updated(
+    previous: Previous, code: str, urls: list[str], keys: list[str], store: Store
+) -> tuple[list[int], dict[str, Any], dict[int, Record]] | None:
+    """The pages that changed since ``previous``, its index and their old records; None when the index has to be
+    assembled anew (another code, other pages, an index or old record that cannot be read, or most pages changed)."""
+    if previous.code != code:
+        return None
+    old_keys = [record_key(code, d) if (d := previous.digests.get(url[1:])) is not None else "" for url in urls]
+    changed = [i for i, (a, b) in enumerate(zip(old_keys, keys, strict=True)) if a != b]
+    if len(changed) * 2 > len(urls) or "" in (old_keys[i] for i in changed):
+        return None
+    try:
+        old = json.loads((previous.folder / FOLDER / INDEX).read_bytes())
+        if not (isinstance(old, dict) and old.get("format") == FORMAT and [p[0] for p in old["pages"]] == urls):
+            return None
+        if len(old["terms"]) != len(old["postings"]):
+            return None
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+    olds: dict[int, Record] = {}
+    for i in changed:
+        rec = store.get(old_keys[i])
+        if rec is None:
+            return None
+        olds[i] = rec
+    for i, key in enumerate(keys):
+        if i not in olds:
+            store.used.add(key)  # kept as it is: its record is not read, and the cache keeps it
+    return changed, old, olds
+
+
+def _patch(
+    old: dict[str, Any], olds: dict[int, Record], news: dict[int, Record], urls: list[str]
+) -> tuple[bytes, dict[str, bytes], list[str]]:
+    """The index ``old`` with the records ``olds`` of its pages replaced by ``news``; the fragments to write
+    (the new records') and those to link from the previous index (every other page's)."""
+    postings: dict[str, list[int]] = dict(zip(old["terms"], old["postings"], strict=True))
+    for i, rec in olds.items():
+        for term in rec.counts:
+            p = postings[term]
+            at = p[0::2].index(i)
+            del p[2 * at : 2 * at + 2]
+            if not p:
+                del postings[term]
+    for i, rec in news.items():
+        for term, count in rec.counts.items():
+            p = postings.get(term)
+            if p is None:
+                postings[term] = [i, count]
+            else:
+                at = bisect.bisect_left(p[0::2], i)
+                p[2 * at : 2 * at] = [i, count]
+    pages = [list(page) for page in old["pages"]]
+    for i, rec in news.items():
+        pages[i] = [urls[i], rec.title, rec.words, rec.name]
+    terms = sorted(postings)
+    index = dumps({"format": FORMAT, "pages": pages, "postings": [postings[t] for t in terms], "terms": terms})
+    fragments = {rec.name: rec.fragment for rec in news.values()}
+    links = sorted({page[3] for i, page in enumerate(pages) if i not in news} - fragments.keys())
+    return index, fragments, links

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from site_builder import search
 from site_builder.cli import main
@@ -264,3 +266,74 @@ def test_a_page_failing_in_the_forked_process_is_one_line(tmp_path: Path) -> Non
         )
         page.write_bytes(page.read_bytes().replace(b"<h1>\xfe", b"<h1>"))
         assert not (out / "search").exists()
+
+
+WORDS = ["photonic", "transit", "optics", "band", "fourier", "lens", "mask", "step", "trainer", "energy", "kernel"]
+
+
+def word_site(folder: Path, texts: list[list[str]]) -> dict[str, str]:
+    """A site of one page per text (the home page first); returns each page's SHA-256 by URL."""
+    digests = {}
+    for i, words in enumerate(texts):
+        url = "" if i == 0 else f"p{i}/"
+        page = folder / url / "index.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        html = f"<html><head><title>Page {i}</title></head><body><main><h1>Page {i}</h1><p>{' '.join(words)}</p>"
+        page.write_bytes(f"{html}</main></body></html>".encode())
+        digests[url] = records.hashlib.sha256(page.read_bytes()).hexdigest()
+    return digests
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    before=st.lists(st.lists(st.sampled_from(WORDS), max_size=8), min_size=2, max_size=6),
+    edits=st.lists(st.tuples(st.integers(0, 5), st.lists(st.sampled_from([*WORDS, "novel"]), max_size=8)), max_size=3),
+)
+def test_an_index_updated_where_pages_changed_is_the_index_assembled_anew(
+    tmp_path_factory: pytest.TempPathFactory, before: list[list[str]], edits: list[tuple[int, list[str]]]
+) -> None:
+    root = tmp_path_factory.mktemp("update")
+    cache = root / "cache"
+    old_digests = word_site(root / "old", before)
+    search.build_index(root / "old", cache, old_digests)
+    after = [list(words) for words in before]
+    for i, words in edits:
+        after[i % len(after)] = words
+    new_digests = word_site(root / "new", after)
+    previous = search.Previous(root / "old", search.code_key(), old_digests)
+    assembled: list[int] = []
+    real = search.assemble
+    search.assemble = lambda urls, recs: assembled.append(1) or real(urls, recs)  # type: ignore[assignment]
+    try:
+        files, _ = search.build_index(root / "new", cache, new_digests, previous)
+    finally:
+        search.assemble = real  # type: ignore[assignment]
+    changed = sum(1 for url, d in new_digests.items() if old_digests[url] != d)
+    assert assembled == ([] if changed * 2 <= len(after) else [1])  # updated, unless most pages changed
+    word_site(root / "fresh", after)
+    assert search.build_index(root / "fresh", None) == (files, 0)
+    assert files_of(root / "new" / "search") == files_of(root / "fresh" / "search")
+
+
+def test_an_update_reads_only_the_pages_that_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [["photonic", "transit"], ["optics"], ["band", "lens"], ["mask"]]
+    old_digests = word_site(tmp_path / "old", texts)
+    search.build_index(tmp_path / "old", tmp_path / "cache", old_digests)
+    new_digests = word_site(tmp_path / "new", [*texts[:2], ["band", "kernel"], texts[3]])
+    read: list[str] = []
+    real = search.read_page
+    monkeypatch.setattr(search, "read_page", lambda out, path: read.append(path.parent.name) or real(out, path))
+    real_get = records.Store.get
+    got: list[str] = []
+    monkeypatch.setattr(records.Store, "get", lambda self, key: got.append(key) or real_get(self, key))
+    previous = search.Previous(tmp_path / "old", search.code_key(), old_digests)
+    assert search.build_index(tmp_path / "new", tmp_path / "cache", new_digests, previous) == (5, 3)
+    assert read == ["p2"] and len(got) == 2  # the changed page, and its old and new records
+    old_fragments = {f.name: f.stat().st_ino for f in (tmp_path / "old" / "search" / "fragments").iterdir()}
+    new_fragments = {f.name: f.stat().st_ino for f in (tmp_path / "new" / "search" / "fragments").iterdir()}
+    kept = old_fragments.keys() & new_fragments.keys()
+    assert len(kept) == 3 and all(old_fragments[n] == new_fragments[n] for n in kept)  # linked, not written
+    fresh = tmp_path / "fresh"
+    word_site(fresh, [*texts[:2], ["band", "kernel"], texts[3]])
+    search.build_index(fresh, None)
+    assert files_of(tmp_path / "new" / "search") == files_of(fresh / "search")

@@ -113,9 +113,13 @@ def test_check_links_passes_a_good_site_and_reuses_what_it_parsed(tmp_path: Path
     out = site(tmp_path, body, "p { background: url(data:image/png;base64,AA) }")
     cache = tmp_path / "cache"
     assert check_links(out, {}, cache=cache) == 4
-    names = ["linkcheck-a", "linkcheck-home", "links-a", "links-home"]
+    names = ["linkcheck-a", "linkcheck-home", "linkids-a", "linkids-home", "links-a", "links-home"]
     assert sorted(p.name.split(".")[0] for p in cache.iterdir()) == names
     assert check_links(out, {}, cache=cache) == 4  # from the cache
+    for extraction in cache.glob("links-*"):
+        extraction.unlink()
+    assert check_links(out, {}, cache=cache) == 4  # the verdicts and the ids' digests: no page parsed again
+    assert not list(cache.glob("links-*"))
     (out / "index.html").write_text((out / "index.html").read_text() + "<a href=gone/>x</a>")
     with pytest.raises(BuildError, match="link 'gone/'"):
         check_links(out, {}, cache=cache)  # a changed page is parsed again
