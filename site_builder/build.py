@@ -475,8 +475,8 @@ def _build(
         elif processes.can_share():
             # the explorers' cases are computed and every committed file compared in a forked process while this
             # one renders the site, which is swapped in only if that found no drift
-            documents = docs
-            drift = drift_side = processes.Beside(lambda: _drift_checked(paths, documents, models))
+            computed = docs  # as computed now (``docs`` is rebound below when the basis lacks a payload)
+            drift = drift_side = processes.Beside(lambda: _drift_checked(paths, computed, models))
             children.callback(drift.cancel)
 
             def drift_first(kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
