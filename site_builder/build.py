@@ -419,7 +419,7 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
 def _build(
     opts: Options, paths: Paths, log: Callable[[str], None], state: uptodate.State, children: contextlib.ExitStack
 ) -> Summary:
-    from site_builder import search
+    from site_builder import page_scan, search
     from site_builder.render import extras, keys
     from site_builder.render.carry import Carry
     from site_builder.render.links import check_links
@@ -618,6 +618,11 @@ def _build(
         reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
         stage("render", t0, f"{len(plan)} pages{reused}")
 
+        # each page that the link check and the search index have not read yet is parsed once for both
+        t0 = time.perf_counter()
+        scanned = page_scan.prefill(tmp, renderer.digests, paths.cache) if paths.cache is not None else 0
+        if scanned:
+            stage("scan", t0, f"{scanned} new pages parsed once for the link check and the search index")
         t_checks = time.perf_counter()
         made_from = {p.url: p.made_from for p in plan}
         checks_note = "internal links and anchors resolve, no external resource, no inline script"
@@ -644,12 +649,13 @@ def _build(
         if renderer.carry is not None and isinstance(state.output.get("search"), str):
             was = {u: v[1] for u, v in renderer.carry.pages.items() if isinstance(v, list) and len(v) == 3}
             previous = search.Previous(out, state.output["search"], was)
-        n_files, reused = search.build_index(tmp, paths.cache, renderer.digests, previous)
+        n_files, reused = search.build_index(tmp, paths.cache, renderer.digests, previous, written=scanned > 0)
         n_pages = sum(1 for u in renderer.digests if not u.endswith(".html"))
         stage(
             "search",
             t0,
-            f"{n_files} index files for {n_pages} pages ({n_pages - reused} extracted, {reused} from the cache)",
+            f"{n_files} index files for {n_pages} pages ({n_pages - reused + scanned} extracted, {reused - scanned} from "
+            "the cache)",
         )
         if link_side is not None:
             stage("checks", t_checks, f"{link_side.result()} {checks_note} (beside the search index)")

@@ -144,8 +144,31 @@ def extract(text: str) -> dict[str, list]:
     """The URLs (``[tag, attribute, url]``), ids and problems of one HTML page."""
     p = _Extract()
     p.feed(text)
+    return extraction_of(p)
+
+
+def reader() -> _Extract:
+    """A reader of one page: fed it (or the events of a parser fed it, site_builder/page_scan.py), then given to
+    :func:`extraction_of`."""
+    return _Extract()
+
+
+def extraction_of(p: _Extract) -> dict[str, list]:
+    """What ``p`` read, once the whole page went through it."""
     p.close()
     return {"refs": p.refs, "ids": p.ids, "problems": p.problems}
+
+
+def has_extraction(rel: str, digest: str, cache: ResultsCache) -> bool:
+    """The extraction of the page ``rel`` whose SHA-256 is ``digest`` is in ``cache`` (for planning work only)."""
+    return cache.has(_cache_name("links", rel), _extraction_key(digest))
+
+
+def keep_extraction(rel: str, digest: str, data: dict[str, list], cache: ResultsCache) -> None:
+    """Store the extraction of the page ``rel`` whose SHA-256 is ``digest`` (made elsewhere: page_scan.py)."""
+    cache.write(
+        _cache_name("links", rel), _extraction_key(digest), json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    )
 
 
 _SELF = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()

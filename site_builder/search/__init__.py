@@ -117,18 +117,25 @@ class Previous:
 
 
 def build_index(
-    out: Path, cache: Path | None, digests: dict[str, str] | None = None, previous: Previous | None = None
+    out: Path,
+    cache: Path | None,
+    digests: dict[str, str] | None = None,
+    previous: Previous | None = None,
+    written: bool = False,
 ) -> tuple[int, int]:
     """Write ``out/search/``; returns (its number of files, how many pages' records came from the cache).
 
     ``digests`` maps a page's URL (``cit/`` for ``/cit/``) to the SHA-256 of its file, when known: a page whose
     record is in the cache is then not read. With ``previous``, an index made by the same code over the same
     pages is updated where pages changed (their old records' terms taken out, the new ones' put in, each
-    posting list kept in page order) instead of assembled from every record: the same bytes either way."""
+    posting list kept in page order) instead of assembled from every record: the same bytes either way.
+    ``written``: records were put in the cache before this phase (site_builder/page_scan.py), so the cache is
+    pruned as when this phase writes some."""
     target = out / FOLDER
     if target.exists():
         raise BuildError(f"search index: {FOLDER}/: expected the folder free for the index, found it written by a page")
     store = Store(cache / FOLDER / "pages" if cache is not None else None)
+    store.written = written
     code = code_key()
     known = digests or {}
     found = page_files(out)
@@ -158,7 +165,7 @@ def build_index(
         try:
             index, fragments, links = _patch(updated[1], updated[2], records, urls)
         except (ValueError, KeyError, TypeError, IndexError):  # the old index is not what its records make
-            return build_index(out, cache, digests)
+            return build_index(out, cache, digests, written=written)
     else:
         index, fragments = assemble(urls, [records[i] for i in range(len(urls))])
     try:

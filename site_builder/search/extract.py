@@ -200,10 +200,21 @@ class _Reader(HTMLParser):
             self._close_heading()
 
 
+def reader_for(html: str) -> _Reader:
+    """A reader for ``html``: fed it (or the events of a parser fed it, site_builder/page_scan.py), then given to
+    :func:`page_of`."""
+    return _Reader(main_only="<main" in html)
+
+
 def extract(html: str) -> Page:
     """The searchable content of one page's HTML."""
-    reader = _Reader(main_only="<main" in html)
+    reader = reader_for(html)
     reader.feed(html)
+    return page_of(reader)
+
+
+def page_of(reader: _Reader) -> Page:
+    """What ``reader`` read, once the whole page went through it."""
     reader.finish()
     counts: Counter[str] = Counter()
     for word, weight in zip(reader.words, reader.weights, strict=True):

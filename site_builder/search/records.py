@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.search.extract import extract
+from site_builder.search.extract import Page, extract
 
 HERE = Path(__file__).resolve().parent
 
@@ -49,7 +49,11 @@ class Record:
 
 
 def make_record(html: str) -> Record:
-    page = extract(html)
+    return record_of(extract(html))
+
+
+def record_of(page: Page) -> Record:
+    """A page's record, from what the extraction read of it."""
     fragment = dumps(
         {
             "anchors": [[a.id, a.element, a.location, a.text] for a in page.anchors],
@@ -131,6 +135,10 @@ class Store:
         if record is not None:
             self.used.add(key)
         return record
+
+    def has(self, key: str) -> bool:
+        """A record is kept under ``key`` (not checked: :meth:`get` checks it). For planning work only."""
+        return self.folder is not None and (self.folder / key).is_file()
 
     def put(self, key: str, record: Record) -> None:
         """Keep a record (best effort: a cache that cannot be written only costs time next build)."""

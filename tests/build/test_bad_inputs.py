@@ -604,8 +604,8 @@ def test_a_good_build_prints_stages_and_a_summary(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     names = [line.split()[0] for line in proc.stdout.splitlines()]
-    assert names[:5] == ["load", "models", "figures", "collect", "render"]
-    assert set(names[5:7]) == {"checks", "search"}  # the link check may run beside the search index
+    assert names[:6] == ["load", "models", "figures", "collect", "render", "scan"]  # scan: every page is new
+    assert set(names[6:8]) == {"checks", "search"}  # the link check may run beside the search index
     assert re.match(r"built \d+ pages, \d+ figures in [\d.]+ s", proc.stdout.splitlines()[-1])
     assert (box.out / "figures.json").is_file()
 

@@ -16,14 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from site_builder import search
+from site_builder import page_scan, search
 from site_builder.cli import main
 from site_builder.search import records
 from site_builder.search.extract import extract
-from tests.build.test_bad_inputs import Sandbox, box, leftovers, tree_digest
+from tests.build.test_bad_inputs import Sandbox, box, built_site, leftovers, tree_digest
 from tests.conftest import PROJECT
 
-__all__ = ["box"]  # the fixture: a sandbox holding a copy of one good build
+__all__ = ["box", "built_site"]  # the fixtures: a sandbox holding a copy of one good build, and that build
 
 PHASE = re.compile(r"^search .* (\d+) index files for (\d+) pages \((\d+) extracted, (\d+) from the cache\)$", re.M)
 
@@ -47,6 +47,7 @@ def test_a_failing_search_phase_is_one_line_and_leaves_the_site(
         return found
 
     monkeypatch.setattr(search, "page_files", with_a_damaged_page)
+    monkeypatch.setattr(page_scan, "prefill", lambda *_: 0)  # the phase reads the page itself
     before = tree_digest(box.out)
     box.content("content/cit/optics.md", lambda t: t + "\nA sentence so that the site is not up to date.\n")
     inputs = box.inputs_digest()
@@ -337,3 +338,15 @@ def test_an_update_reads_only_the_pages_that_changed(tmp_path: Path, monkeypatch
     word_site(fresh, [*texts[:2], ["band", "kernel"], texts[3]])
     search.build_index(fresh, None)
     assert files_of(tmp_path / "new" / "search") == files_of(fresh / "search")
+
+
+def test_one_parse_gives_both_readers_what_each_reads_on_its_own(built_site: Path) -> None:
+    from site_builder.render import links
+
+    pages = sorted(built_site.rglob("index.html"))
+    assert len(pages) > 10
+    for page in pages:
+        html = page.read_text("utf-8")
+        extraction, record = page_scan.scan(html)
+        assert extraction == links.extract(html), page
+        assert record == records.make_record(html), page
