@@ -114,9 +114,9 @@ def input_files(
     return files
 
 
-def inputs_digest(opts: Options, paths: Paths, files: dict[str, str]) -> str:
-    """A SHA-256 over the options, Python, the installed distributions and the input files given."""
-    h = hashlib.sha256()
+def inputs_digests(opts: Options, paths: Paths, files: dict[str, str]) -> tuple[str, str]:
+    """SHA-256s over the options, Python, the installed distributions and the input files: all of them (the
+    record's key), and all but the content pages' (the basis's key, :attr:`State.basis`)."""
     settings = [
         VERSION,
         sys.version,
@@ -126,10 +126,14 @@ def inputs_digest(opts: Options, paths: Paths, files: dict[str, str]) -> str:
         opts.site_url,
         _distributions(),
     ]
-    h.update(json.dumps(settings, sort_keys=True).encode())
+    every = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
+    basis = every.copy()
     for label, digest in files.items():
-        h.update(f"\n{label}\0{digest}".encode())
-    return h.hexdigest()
+        line = f"\n{label}\0{digest}".encode()
+        every.update(line)
+        if not label.startswith("content/"):
+            basis.update(line)
+    return every.hexdigest(), basis.hexdigest()
 
 
 def tree_digest(out: Path) -> str | None:
@@ -217,8 +221,7 @@ def check(opts: Options) -> State:
     hashed_at = time.time_ns()
     stamps: dict[str, list[int]] = {}
     files = input_files(paths, rec, stamps)
-    digest = inputs_digest(opts, paths, files)
-    basis = inputs_digest(opts, paths, {k: v for k, v in files.items() if not k.startswith("content/")})
+    digest, basis = inputs_digests(opts, paths, files)
     if rec is None:
         return State(None, digest, files, {}, basis, stamps=stamps, hashed_at=hashed_at)
     intact = rec.tree == tree_digest(paths.out)
