@@ -602,8 +602,7 @@ def _build(
             if render_side is not None:
                 renderer.merge_part(render_side.result(), [p.url for p in plan])
             renderer.write_static(unchanged=state.unchanged("site_builder/static/"))
-            if not (state.unchanged("data/") and renderer.write_downloads_carried(files)):
-                renderer.write_downloads(files)
+            renderer.write_downloads(files, unchanged=state.unchanged("data/"))
             (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
 
             def figure_list() -> str:
@@ -647,8 +646,7 @@ def _build(
         t0 = time.perf_counter()
         previous = None  # the last build's index, updated where pages changed when it can be
         if renderer.carry is not None and isinstance(state.output.get("search"), str):
-            was = {u: v[1] for u, v in renderer.carry.pages.items() if isinstance(v, list) and len(v) == 3}
-            previous = search.Previous(out, state.output["search"], was)
+            previous = search.Previous(out, state.output["search"], renderer.carry.digests())
         n_files, reused = search.build_index(tmp, paths.cache, renderer.digests, previous, written=scanned > 0)
         n_pages = sum(1 for u in renderer.digests if not u.endswith(".html"))
         stage(

@@ -40,6 +40,10 @@ class Carry:
         known = self.pages.get(url)
         return isinstance(known, list) and len(known) == 3 and known[0] == key
 
+    def digests(self) -> dict[str, str]:
+        """The SHA-256 of each page the previous build wrote, by URL."""
+        return {u: v[1] for u, v in self.pages.items() if isinstance(v, list) and len(v) == 3 and isinstance(v[1], str)}
+
     def page(self, url: str, html: str, key: str) -> tuple[str, list[str]] | None:
         """Link the page at ``url`` (its file ``html``, relative to the site) and its tables, if the previous build
         wrote it under ``key``: returns the page's SHA-256 and its tables' file names, or None (nothing linked)."""

@@ -242,27 +242,18 @@ class PageRenderer:
         self.written[p.url] = html
         self.digests[p.url] = hashlib.sha256(data).hexdigest()
 
-    def write_downloads(self, files: dict[str, ResultsFile]) -> None:
-        """Each produced results document beside its page, as results.md and results.json to download."""
-        for rf in files.values():
-            if not rf.label.startswith("data/"):
-                continue
+    def write_downloads(self, files: dict[str, ResultsFile], unchanged: bool = False) -> None:
+        """Each produced results document beside its page, as results.md and results.json to download;
+        ``unchanged``: the same files as the previous output holds, which are linked from it when it can be done."""
+        produced = [rf for rf in files.values() if rf.label.startswith("data/")]
+        names = [f"{rf.page.rstrip('/')}.{ext}" for rf in produced for ext in ("md", "json")]
+        if unchanged and self.carry is not None and self.carry.files(names):
+            return
+        for rf in produced:
             base = self.out / rf.page.rstrip("/")
             base.parent.mkdir(parents=True, exist_ok=True)
             base.with_name(base.name + ".md").write_text(rf.text, encoding="utf-8")
             shutil.copyfile(rf.path.with_suffix(".json"), base.with_name(base.name + ".json"))
-
-    def write_downloads_carried(self, files: dict[str, ResultsFile]) -> bool:
-        """The downloads linked from the previous output (their sources unchanged); False if they were not."""
-        if self.carry is None:
-            return False
-        names = [
-            f"{rf.page.rstrip('/')}.{ext}"
-            for rf in files.values()
-            if rf.label.startswith("data/")
-            for ext in ("md", "json")
-        ]
-        return self.carry.files(names)
 
     def write_static(self, unchanged: bool = False) -> None:
         """The site's assets (``site_builder/static/``); ``unchanged``: the same files as the previous output
