@@ -19,12 +19,6 @@ from site_builder.producers import INPUT_MODULES, PRODUCERS
 PUBLISHED_SECTIONS = {"analysis": "7.", "simulation": "11."}
 
 
-def build_records(
-    project: Path, digests: list[str], registry: Registry, files: dict[str, ResultsFile]
-) -> dict[str, Any]:
-    return {**fixed_records(project, digests, registry, files), "figures": figures_shown(registry, files)}
-
-
 def figures_shown(registry: Registry, files: dict[str, ResultsFile]) -> list[dict[str, Any]]:
     """Per results file, its figures and how many of them a page shows (the part of the records pages change)."""
     counts = {label: [0, 0] for label in files}

@@ -166,9 +166,11 @@ def has_extraction(rel: str, digest: str, cache: ResultsCache) -> bool:
 
 def keep_extraction(rel: str, digest: str, data: dict[str, list], cache: ResultsCache) -> None:
     """Store the extraction of the page ``rel`` whose SHA-256 is ``digest`` (made elsewhere: page_scan.py)."""
-    cache.write(
-        _cache_name("links", rel), _extraction_key(digest), json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    )
+    _keep(rel, _extraction_key(digest), data, cache)
+
+
+def _keep(rel: str, key: str, data: dict[str, list], cache: ResultsCache) -> None:
+    cache.write(_cache_name("links", rel), key, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
 _SELF = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
@@ -211,7 +213,7 @@ def _extract_cached(rel: str, key: str, text: Callable[[], str], cache: ResultsC
         except ValueError:
             pass
     data = extract(text())
-    cache.write(name, key, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    _keep(rel, key, data, cache)
     return data
 
 

@@ -93,17 +93,25 @@ def assemble(urls: list[str], records: list[Record]) -> tuple[bytes, dict[str, b
     postings: dict[str, list[int]] = {}
     for i, (url, rec) in enumerate(zip(urls, records, strict=True)):
         fragments[rec.name] = rec.fragment
-        pages.append([url, rec.title, rec.words, rec.name])
+        pages.append(_page_entry(url, rec))
         for term, count in rec.counts.items():
             p = postings.get(term)
             if p is None:
                 postings[term] = [i, count]
             else:
                 p += (i, count)
+    return _index_bytes(pages, postings), fragments
+
+
+def _page_entry(url: str, rec: Record) -> list[Any]:
+    """A page as the index lists it: URL, title, number of words, fragment file."""
+    return [url, rec.title, rec.words, rec.name]
+
+
+def _index_bytes(pages: list[list[Any]], postings: dict[str, list[int]]) -> bytes:
+    """The index: its pages, and its terms (sorted) with their postings in the same order."""
     terms = sorted(postings)
-    return dumps(
-        {"format": FORMAT, "pages": pages, "postings": [postings[t] for t in terms], "terms": terms}
-    ), fragments
+    return dumps({"format": FORMAT, "pages": pages, "postings": [postings[t] for t in terms], "terms": terms})
 
 
 @dataclass(frozen=True)
@@ -236,9 +244,8 @@ def _patch(
                 p[2 * at : 2 * at] = [i, count]
     pages = [list(page) for page in old["pages"]]
     for i, rec in news.items():
-        pages[i] = [urls[i], rec.title, rec.words, rec.name]
-    terms = sorted(postings)
-    index = dumps({"format": FORMAT, "pages": pages, "postings": [postings[t] for t in terms], "terms": terms})
+        pages[i] = _page_entry(urls[i], rec)
+    index = _index_bytes(pages, postings)
     fragments = {rec.name: rec.fragment for rec in news.values()}
     links = sorted({page[3] for i, page in enumerate(pages) if i not in news} - fragments.keys())
     return index, fragments, links
