@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
 
+from site_builder.collect import check_refs, parse_page
+from site_builder.content import Page
 from site_builder.decks import SOURCE_DOCS, Slide, SourceRef, split_slides
 from site_builder.errors import InputError
 from site_builder.figures import Registry, ResultsFile, slug
@@ -79,22 +82,14 @@ def decks_of(plan: list[PlannedPage], files: dict[str, ResultsFile], terms: dict
 
 
 def term_figures(terms: dict[str, Term], md: MarkdownIt, registry: Registry) -> dict[str, list[str]]:
-    """The figure keys each glossary entry shows; an unknown key names the term file and line."""
+    """The figure keys each glossary entry shows. Its body is held to the rules of a page's (no unknown markup,
+    no typed number); an unknown figure or term names the term file and line, with the nearest keys."""
     out: dict[str, list[str]] = {}
     for t in terms.values():
-        keys = []
-        for n, line in enumerate(t.body.splitlines()):
-            for m in re.finditer(r":fig\[([^\]\s]+)\]", line):
-                if m.group(1) not in registry.figures:
-                    raise InputError(
-                        t.label, f"line {t.body_line + n + 1}", "a registered figure key", repr(m.group(1))
-                    )
-                keys.append(m.group(1))
-        for n, line in enumerate(t.body.splitlines()):
-            for m in re.finditer(r":term\[([a-z0-9-]+)", line):
-                if m.group(1) not in terms:
-                    raise InputError(t.label, f"line {t.body_line + n + 1}", "a glossary term", repr(m.group(1)))
-        out[t.key] = keys
+        as_page = Page(Path(t.label), t.label, "", t.title, "page", t.body, t.body_line)
+        parsed = parse_page(as_page, md)
+        check_refs(parsed, registry.figures, {}, terms)
+        out[t.key] = [key for key, _ in parsed.figs]
     return out
 
 

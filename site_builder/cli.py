@@ -45,8 +45,18 @@ def parser() -> argparse.ArgumentParser:
     pd = sub.add_parser("pdf", help="print every deck of the built site to PDF (`make pdf`, after `make site`)")
     pd.add_argument("--project", type=Path, default=PROJECT, help="project folder")
     pd.add_argument("--out", type=Path, help="the built site (default site/)")
-    c = sub.add_parser("check", help="verify pins and validate every input, build nothing")
+    c = sub.add_parser("check", help="make every check a build makes, into a temporary folder; publish nothing")
     common(c)
+    c.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
+    f = sub.add_parser("figures", help="list the figures (key, text, source cell, pages) matching PATTERN")
+    common(f)
+    f.add_argument("pattern", nargs="?", help="a substring of the key or text, or a pattern such as 'exp.final.*'")
+    f.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
+    t = sub.add_parser("terms", help="list the glossary terms (key, title, definition, groups) matching PATTERN")
+    common(t)
+    t.add_argument("pattern", nargs="?", help="a substring of the key, title or definition, or a pattern")
+    ch = sub.add_parser("charts", help="list the explorers a page may place with ::chart[name]")
+    common(ch)
     return p
 
 
@@ -106,12 +116,16 @@ def _run(args: argparse.Namespace, opts: Options) -> int:
             got = pins.write_pins(paths.pins, pins.Roots(paths.vendor, paths.reference), pins.READS)
             print(f"pinned {sum(len(v) for v in got.values())} files in data/sources.yaml")
         else:
-            from site_builder.build import load_pinned
-            from site_builder.sources.inputs import load_inputs
+            from site_builder import authoring
 
-            paths = opts.paths()
-            load_inputs(paths, load_pinned(paths))
-            print("inputs verified")
+            if args.command == "check":
+                authoring.check(opts)
+            elif args.command == "figures":
+                authoring.figures(opts, args.pattern)
+            elif args.command == "terms":
+                authoring.terms(opts, args.pattern)
+            else:
+                authoring.charts(opts)
     except OSError as e:  # outside any reader or writer that names its file (a safety net, not the rule)
         where = e.filename if e.filename else args.command
         raise BuildError(

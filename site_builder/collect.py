@@ -6,6 +6,7 @@ index and every back-link are complete when rendering starts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -14,10 +15,29 @@ from markdown_it.token import Token
 
 from site_builder.content import Page
 from site_builder.errors import InputError
-from site_builder.render.markdown import raw_html_finder, url_scheme
+from site_builder.render.markdown import CONTAINERS, raw_html_finder, url_scheme
+from site_builder.render.typed_numbers import (
+    RULE,
+    SHOWN_FRONT_MATTER,
+    Typed,
+    front_matter_text,
+    typed_in,
+    typed_in_tokens,
+)
+from site_builder.suggest import did_you_mean
 
 NO_HTML = "Markdown without raw HTML (figures, charts, containers and :value[…] have rules of their own)"
 SAFE_LINK = "a link with no scheme (relative, /site-root, #anchor) or http, https, mailto"
+INLINE_RULES = ("fig", "term", "value")  # :name[…] inside a line
+# What is left in a text token when no rule read it: an unknown or misspelt directive, a chart placed inside a
+# line, a figure or term whose brackets do not hold a key.
+DIRECTIVE = re.compile(r"(?<![\w:])(:{1,3})([A-Za-z][\w-]*)\[")
+CONTAINER_LINE = re.compile(r"^:::+\s*([^\s:]\S*)")
+LIST_HINT = {
+    "fig": "python -m site_builder figures [PATTERN]",
+    "term": "python -m site_builder terms [PATTERN]",
+    "chart": "python -m site_builder charts",
+}
 
 
 @dataclass
@@ -96,6 +116,59 @@ def check_markup(page: Page, md: MarkdownIt, lines: list[str]) -> None:
             raise InputError(page.label, line, NO_HTML, repr(found[:60]))
 
 
+def check_directives(page: Page, tokens: list[Token], lines: list[str]) -> None:
+    """Markup no rule read is an error naming the line, not text published as it is: an unknown ``:name[…]``
+    (``:figure[…]``), a ``::chart[…]`` inside a line, ``:fig[…]``/``:term[…]`` without a key, an unknown
+    ``::: name`` container."""
+    for t, span in _walk(tokens):
+        if t.type == "text" and "[" in t.content:
+            for m in DIRECTIVE.finditer(t.content):
+                colons, name = m.group(1), m.group(2)
+                line = _line(page, lines, span, m.group(0))
+                if colons == "::" and name == "chart":
+                    raise InputError(
+                        page.label, line, "::chart[name] on a line of its own", repr(t.content.strip()[:60])
+                    )
+                if colons == ":" and name in INLINE_RULES:
+                    found = t.content[m.start() : m.start() + 60].split("]")[0] + "]"
+                    raise InputError(
+                        page.label, line, f":{name}[key] with a key of letters, digits, '.', '_', '-'", repr(found)
+                    )
+                known = [f":{n}[…]" for n in INLINE_RULES] + ["::chart[…] on a line of its own"]
+                hint = did_you_mean(name, [*INLINE_RULES, "chart"])
+                raise InputError(page.label, line, f"one of {', '.join(known)}{hint}", repr(m.group(0) + "…]"))
+        elif t.type == "paragraph_open" and span is not None and span[0] < len(lines):
+            m = CONTAINER_LINE.match(lines[span[0]].strip())
+            if m is not None and m.group(1) not in CONTAINERS:
+                hint = did_you_mean(m.group(1), CONTAINERS)
+                raise InputError(
+                    page.label,
+                    page.line_of(span[0] + 1),
+                    f"a container ::: {', ::: '.join(CONTAINERS)}{hint}",
+                    repr(lines[span[0]].strip()[:60]),
+                )
+
+
+def typed_error(label: str, where: str, typed: Typed) -> InputError:
+    return InputError(label, where, f"{RULE} for {typed.word!r} in “…{typed.context}…”", "typed text")
+
+
+def check_typed(page: Page, tokens: list[Token], lines: list[str]) -> None:
+    """No number typed in the prose: the first digit outside a figure that is not an allowed name is an error
+    naming its line (site_builder/render/typed_numbers.py)."""
+    for typed, span in typed_in_tokens(tokens):
+        raise typed_error(page.label, _line(page, lines, span, typed.word), typed)
+
+
+def check_typed_front_matter(label: str, meta: dict[str, object]) -> None:
+    """The same rule for the front matter the site shows (title, summary, lead, …, a term's short definition)."""
+    for name in SHOWN_FRONT_MATTER:
+        value = meta.get(name)
+        if isinstance(value, str):
+            for typed in typed_in(front_matter_text(value)):
+                raise typed_error(label, f"front matter.{name}", typed)
+
+
 def parse_page(page: Page, md: MarkdownIt) -> Parsed:
     rejected = getattr(md, "rejected_links", None)
     if rejected is not None:
@@ -103,6 +176,7 @@ def parse_page(page: Page, md: MarkdownIt) -> Parsed:
     tokens = md.parse(page.body, {})
     lines = page.body.splitlines()
     check_markup(page, md, lines)
+    check_directives(page, tokens, lines)
     parsed = Parsed(page, tokens)
     for t, span in _walk(tokens):
         if t.type == "fig":
@@ -123,10 +197,25 @@ def check_refs(
     """An unknown figure key, chart name or glossary term is an error naming the content file and line."""
     for key, line in parsed.figs:
         if key not in figures:
-            raise InputError(parsed.page.label, line, "a registered figure key", repr(key))
+            raise InputError(parsed.page.label, line, unknown_figure(key, figures), repr(key))
     for name, line in parsed.charts:
         if name not in charts:
-            raise InputError(parsed.page.label, line, f"one of the charts {', '.join(sorted(charts))}", repr(name))
+            hint = did_you_mean(name, charts)
+            raise InputError(
+                parsed.page.label, line, f"one of the charts {', '.join(sorted(charts))}{hint}", repr(name)
+            )
     for key, line in parsed.terms:
         if terms is None or key not in terms:
-            raise InputError(parsed.page.label, line, "a glossary term (a file content/glossary/<key>.md)", repr(key))
+            raise InputError(parsed.page.label, line, unknown_term(key, terms or {}), repr(key))
+
+
+def unknown_figure(key: str, figures: Iterable[str]) -> str:
+    """What an unknown figure key was expected to be, with the nearest keys and how to list them all."""
+    return f"a registered figure key{did_you_mean(key, figures)}; list them with {LIST_HINT['fig']}"
+
+
+def unknown_term(key: str, terms: Iterable[str]) -> str:
+    return (
+        f"a glossary term (a file content/glossary/<key>.md){did_you_mean(key, terms)}; "
+        f"list them with {LIST_HINT['term']}"
+    )

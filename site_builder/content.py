@@ -12,8 +12,13 @@ from site_builder.errors import InputError, describe
 from site_builder.page_kinds import CONTENT_KINDS
 from site_builder.series import SERIES
 from site_builder.sources.reading import CONTENT_MAX_BYTES, load_yaml, read_text
+from site_builder.suggest import did_you_mean
 
 URL_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+# The front matter a content page may hold; a deck adds its number and its hub summary.
+PAGE_KEYS = ("title", "kind", "series", "nav", "nav_order", "description", "lead", "kicker")
+DECK_KEYS = (*PAGE_KEYS, "deck", "summary")
+DECKS_FOLDER = "decks"  # content/<series>/decks/NN-slug.md: a deck
 
 
 @dataclass
@@ -47,9 +52,21 @@ def _meta_str(label: str, meta: dict[str, Any], key: str, required: bool = False
     value = meta.get(key)
     if value is None and not required:
         return None
+    if key not in meta:
+        raise InputError(label, f"front matter.{key}", "a non-empty string", "no such key")
     if not isinstance(value, str) or not value.strip():
         raise InputError(label, f"front matter.{key}", "a non-empty string", describe(value))
     return value.strip()
+
+
+def check_keys(label: str, meta: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+    """Front matter holds only the keys the site reads: a misspelt one (``nav_ordr``) is an error, not ignored."""
+    for key in meta:
+        if key not in known:
+            hint = did_you_mean(str(key), known)
+            raise InputError(
+                label, f"front matter.{key}", f"one of the keys of {what}: {', '.join(known)}{hint}", repr(key)
+            )
 
 
 class FrontMatter:
@@ -102,11 +119,22 @@ def load_page(path: Path, root: Path, front: FrontMatter | None = None) -> Page:
             label, "file name", "names of letters, digits, '.', '_' and '-' (they become its URL)", repr(bad)
         )
     meta, body, body_line = read_front_matter(path, label, front)
-    title = _meta_str(label, meta, "title", required=True)
-    assert title is not None
     kind = meta.get("kind", "page")
     if not isinstance(kind, str) or kind not in CONTENT_KINDS:
-        raise InputError(label, "front matter.kind", f"one of {', '.join(CONTENT_KINDS)}", describe(kind))
+        hint = did_you_mean(kind, CONTENT_KINDS) if isinstance(kind, str) else ""
+        raise InputError(label, "front matter.kind", f"one of {', '.join(CONTENT_KINDS)}{hint}", describe(kind))
+    in_decks = len(rel.parts) == 3 and rel.parts[1] == DECKS_FOLDER
+    if in_decks != (kind == "deck"):
+        where = f"a file under content/<series>/{DECKS_FOLDER}/"
+        if in_decks:
+            found = f"kind {kind}" if "kind" in meta else "no kind (a plain page)"
+            raise InputError(label, "front matter.kind", f"deck ({where} is a deck)", found)
+        raise InputError(
+            label, "front matter.kind", f"a deck only in {where} (content/<series>/decks/NN-slug.md)", "kind deck"
+        )
+    check_keys(label, meta, DECK_KEYS if kind == "deck" else PAGE_KEYS, f"a {kind}")
+    title = _meta_str(label, meta, "title", required=True)
+    assert title is not None
     series = meta.get("series")
     if series is not None and (not isinstance(series, str) or series not in SERIES):
         raise InputError(label, "front matter.series", f"one of {', '.join(SERIES)}", describe(series))

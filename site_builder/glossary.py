@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.content import FrontMatter, read_front_matter
+from site_builder.content import FrontMatter, check_keys, read_front_matter
 from site_builder.errors import InputError, describe
 from site_builder.series import SERIES
 
@@ -41,12 +41,18 @@ class Term:
         return f"term-{self.key}"
 
 
+TERM_KEYS = ("title", "short", "groups")
+
+
 def load_term(path: Path, label: str, front: FrontMatter | None = None) -> Term:
     key = path.stem
     if not KEY.match(key):
         raise InputError(label, "file name", "a key of lowercase letters, digits and hyphens", repr(key))
     meta, body, body_line = read_front_matter(path, label, front)  # bounded UTF-8, safe YAML, one-line errors
+    check_keys(label, meta, TERM_KEYS, "a glossary entry")
     for name in ("title", "short"):
+        if name not in meta:
+            raise InputError(label, f"front matter.{name}", "a non-empty string", "no such key")
         if not isinstance(meta.get(name), str) or not meta[name].strip():
             raise InputError(label, f"front matter.{name}", "a non-empty string", describe(meta.get(name)))
     groups = meta.get("groups")

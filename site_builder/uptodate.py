@@ -157,7 +157,7 @@ def tree_digest(out: Path) -> str | None:
     return h.hexdigest()
 
 
-def _record_path(paths: Paths) -> Path | None:
+def record_path(paths: Paths) -> Path | None:
     if paths.cache is None:
         return None
     return paths.cache / f"uptodate-{hashlib.sha256(str(paths.out).encode()).hexdigest()[:16]}.json"
@@ -165,7 +165,7 @@ def _record_path(paths: Paths) -> Path | None:
 
 def previous(paths: Paths) -> Record | None:
     """The record of the last build into ``paths.out``; None if there is none or it cannot be read."""
-    where = _record_path(paths)
+    where = record_path(paths)
     if where is None:
         return None
     try:
@@ -246,7 +246,7 @@ def remember(opts: Options, state: State, pages: int, figures: int, output: dict
     """Record a successful build into ``--out`` (written atomically; a failure to write only loses the fast path).
     ``output`` is what the build wrote (pages' keys and digests), for the next build to carry over."""
     paths = opts.paths()
-    where = _record_path(paths)
+    where = record_path(paths)
     tree = tree_digest(paths.out)
     if where is None or tree is None or not state.inputs:
         return

@@ -87,6 +87,11 @@ StrictLoader.add_constructor("tag:yaml.org,2002:str", StrictLoader.construct_yam
 
 def _yaml_error(e: yaml.YAMLError, label: str, text: str, first_line: int) -> InputError:
     mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    context = getattr(e, "context", None) or ""
+    if "quoted scalar" in context and getattr(e, "context_mark", None) is not None:
+        # an unclosed quote is found only at the end of the text: the line to fix is where the string opened
+        mark = e.context_mark  # type: ignore[attr-defined]
+        return InputError(label, f"line {mark.line + first_line}", "a closing quote for the string opened here", "none")
     if mark is not None:
         where = f"line {mark.line + first_line}"
     elif isinstance(getattr(e, "position", None), int):

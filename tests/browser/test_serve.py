@@ -48,7 +48,10 @@ def test_edit_reloads_and_a_failed_rebuild_shows_its_error(browser, tmp_path: Pa
         page_file.write_text(text + "\nA broken reference :fig[no.such.figure].\n", encoding="utf-8")
         banner = page.locator("#build-error")
         banner.wait_for(state="visible", timeout=60_000)
-        assert "expected a registered figure key, found 'no.such.figure'" in banner.inner_text()
+        assert (
+            "expected a registered figure key; list them with python -m site_builder figures [PATTERN], found 'no.such.figure'"
+            in banner.inner_text()
+        )
         assert page.locator("h1").inner_text().startswith("Edited live"), "the last good site is still served"
 
         page_file.write_text(text, encoding="utf-8")

@@ -206,11 +206,13 @@ CASES: dict[str, tuple[Breaker, str]] = {
             root=b.project,
             repin=False,
         ),
-        r"content/cit/index\.md: line \d+: expected a registered figure key, found 'exp\.no\.such\.key'",
+        r"content/cit/index\.md: line \d+: expected a registered figure key; list them with python -m site_builder "
+        r"figures \[PATTERN\], found 'exp\.no\.such\.key'",
     ),
     "front matter without a title": (
         lambda b: b.edit("content/index.md", lambda t: t.replace("title:", "titel:", 1), root=b.project, repin=False),
-        r"content/index\.md: front matter\.title: expected a non-empty string, found NoneType None",
+        r"content/index\.md: front matter\.titel: expected one of the keys of a home: .* \(did you mean title\?\), "
+        r"found 'titel'",
     ),
     "template error": (
         lambda b: b.edit(

@@ -49,7 +49,10 @@ def test_collect_finds_figures_and_charts_with_their_lines(tmp_path):
 
 def test_unknown_key_names_file_and_line(tmp_path):
     page = Page(tmp_path / "a.md", "content/a.md", "a/", "A", "page", "one\n\ntwo :fig[nope]\n", 5)
-    with pytest.raises(InputError, match=r"content/a\.md: line 7: expected a registered figure key, found 'nope'"):
+    with pytest.raises(
+        InputError,
+        match=r"content/a\.md: line 7: expected a registered figure key; list them with python -m site_builder figures \[PATTERN\], found 'nope'",
+    ):
         check_refs(parse_page(page, make_markdown()), registry().figures, {})
 
 
