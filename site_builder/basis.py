@@ -7,29 +7,31 @@ them alone:
 - the pinned inputs' digests (verified then against ``data/sources.yaml``), and the pins the pages show;
 - every figure with its results cell (checked then against the cells; the results documents and explorer
   cases were compared then with the committed files: no drift);
-- the results files with their parsed sections;
 - the explorers' payloads (JSON text and digest), the figures the page templates name, and the part of the
   method page's records that no page changes (pins, models, explorers, published-against-ours tables);
 - the content files' front matter as parsed, by the digest of its text (YAML is parsed, and PyYAML imported,
   only for front matter that changed).
 
-They are stored as one entry of the results cache, keyed by :attr:`site_builder.uptodate.State.basis` (a
-SHA-256 over those inputs, the options, Python and the installed distributions), written only after a build
-passed every phase, and read back through the cache's digest check: a damaged entry is ignored and the
-build does the work again. What depends on the pages (which pages use a figure, the glossary's back-links,
+They are stored as one JSON entry of the results cache (data only: reading it runs no code), keyed by
+:attr:`site_builder.uptodate.State.basis` (a SHA-256 over those inputs, the options, Python and the installed
+distributions), written only after a build passed every phase, and read back through the cache's digest
+check and a check of every field's shape: a damaged entry is ignored and the build does the work again. An
+entry edited on purpose (its digest recomputed) can still not change a figure the site shows: the parity
+check before the swap compares every figure written with its cell in the results files on disk. What depends on the pages (which pages use a figure, the glossary's back-links,
 the navigation) is never in it.
 """
 
 from __future__ import annotations
 
-import pickle
-from dataclasses import dataclass, field, replace
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from site_builder.cache import ResultsCache
-from site_builder.figures import ResultsFile, Row
+from site_builder.figures import Row
 
 ENTRY = "basis"
+FORMAT = 2  # of the JSON entry
 
 
 @dataclass
@@ -37,7 +39,6 @@ class Basis:
     digests: list[str]  # the pinned inputs, as "root path sha256" lines
     pins: dict[str, str]  # results file label -> "vendor path sha256" of a vendored one
     figures: dict[str, Row]  # figures.Figures.rows_of the registry
-    files: dict[str, ResultsFile]  # with their text and sections loaded
     figure_texts: str  # SHA-256 over every figure's key and text (part of the parse cache's key)
     figures_digest: str  # render/keys.figures_digest (part of every page's render key)
     records: dict[str, Any]  # the method page's records that no page changes
@@ -46,12 +47,70 @@ class Basis:
     front_matter: dict[str, Any] = field(default_factory=dict)  # parsed front matter by its text's SHA-256
 
 
-def kept_file(rf: ResultsFile) -> ResultsFile:
-    """``rf`` as stored: its text and sections, not how it was read (a pinned reader does not pickle)."""
-    copy = ResultsFile(rf.label, rf.path, rf.page, rf.title, rf.series)
-    copy.__dict__["text"] = rf.text
-    copy.__dict__["sections"] = rf.sections
-    return copy
+def to_json(b: Basis) -> str:
+    doc = {
+        "format": FORMAT,
+        "digests": b.digests,
+        "pins": b.pins,
+        "figures": {k: [r[0], r[1], r[2], r[3], list(r[4]), r[5], r[6]] for k, r in b.figures.items()},
+        "figure_texts": b.figure_texts,
+        "figures_digest": b.figures_digest,
+        "records": b.records,
+        "payloads": {k: list(v) for k, v in b.payloads.items()},
+        "template_figures": {k: [list(x) for x in v] for k, v in b.template_figures.items()},
+        "front_matter": b.front_matter,
+    }
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+class Bad(Exception):
+    """The entry is not a basis this code wrote."""
+
+
+def _strs(value: object, n: int | None = None) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value) or (n is not None and len(value) != n):
+        raise Bad
+    return value
+
+
+def _map(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Bad
+    return value
+
+
+def _str(value: object) -> str:
+    if not isinstance(value, str):
+        raise Bad
+    return value
+
+
+def _row(value: object) -> Row:
+    if not isinstance(value, list) or len(value) != 7:
+        raise Bad
+    v, text, file, section, row, column, page = value
+    if isinstance(v, (list, dict)):
+        raise Bad
+    return (v, _str(text), _str(file), _str(section), tuple(_strs(row)), _str(column), _str(page))
+
+
+def from_json(text: str) -> Basis:
+    doc = _map(json.loads(text))
+    if doc.get("format") != FORMAT:
+        raise Bad
+    return Basis(
+        digests=_strs(doc["digests"]),
+        pins={k: _str(v) for k, v in _map(doc["pins"]).items()},
+        figures={k: _row(v) for k, v in _map(doc["figures"]).items()},
+        figure_texts=_str(doc["figure_texts"]),
+        figures_digest=_str(doc["figures_digest"]),
+        records=_map(doc["records"]),
+        payloads={k: (_str(_strs(v, 2)[0]), v[1]) for k, v in _map(doc["payloads"]).items()},
+        template_figures={
+            k: [(a, b) for a, b in (_strs(x, 2) for x in v)] for k, v in _map(doc["template_figures"]).items()
+        },
+        front_matter=_map(doc["front_matter"]),
+    )
 
 
 def read(cache: ResultsCache, key: str) -> Basis | None:
@@ -60,13 +119,18 @@ def read(cache: ResultsCache, key: str) -> Basis | None:
     if body is None:
         return None
     try:
-        got = pickle.loads(body)  # our own entry: its digest line was checked
-    except Exception:
+        return from_json(body.decode("utf-8"))
+    except (Bad, ValueError, KeyError, TypeError, UnicodeError):
         return None
-    return got if isinstance(got, Basis) else None
 
 
-def write(cache: ResultsCache, key: str, basis: Basis) -> None:
-    """Store ``basis`` (best effort, as every cache entry: a failure only costs the next build time)."""
-    stored = replace(basis, files={label: kept_file(rf) for label, rf in basis.files.items()})
-    cache.write_bytes(ENTRY, key, pickle.dumps(stored, protocol=pickle.HIGHEST_PROTOCOL))
+def write(cache: ResultsCache, key: str, basis: Basis, kept: Basis | None = None) -> None:
+    """Store ``basis`` unless it is ``kept`` as read (best effort, as every cache entry: a failure only costs the
+    next build time; a value JSON cannot hold leaves the basis unwritten)."""
+    try:
+        text = to_json(basis)
+    except (TypeError, ValueError):
+        return
+    if kept is not None and text == to_json(kept):
+        return
+    cache.write_bytes(ENTRY, key, text.encode("utf-8"))

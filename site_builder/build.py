@@ -10,7 +10,6 @@ import contextlib
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import signal
 import time
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import basis, outdir, processes, uptodate
+from site_builder import basis, outdir, parity, processes, uptodate
 from site_builder import cache as results_cache
 from site_builder.assemble import collect_series
 from site_builder.collect import Parsed, check_refs, parse_page
@@ -28,6 +27,7 @@ from site_builder.errors import BuildError, InputError
 from site_builder.explorers import EXPLORERS, Explorer
 from site_builder.figures import Figure, Figures, Registry, ResultsFile, Source
 from site_builder.glossary import load_glossary
+from site_builder.mdtables import MdSection, MdTable
 from site_builder.page_kinds import KINDS
 from site_builder.paths import Options, Paths
 from site_builder.plan import PlannedPage, navigation
@@ -170,38 +170,24 @@ class Models:
         return self._figure_texts
 
     def parsed(self, page: Page, md: MarkdownIt, registry: Registry) -> Parsed:
-        """A content page's tokens (cached: keyed by its text, the parser's source and the figures' texts, which
-        give the ids of headings that hold a figure). A page with an error is never cached: it is parsed again."""
+        """A content page and what it references (cached as JSON: keyed by its text, the parser's source and the
+        figures' texts, which give the ids of headings that hold a figure). Its tokens are parsed again only if
+        the page is rendered (reading them back from JSON costs what parsing does). A page with an error is never
+        cached: it is parsed again."""
         if self._parse_code is None:  # the parser's source and the pinned inputs: once per build
             self._parse_code = results_cache.key_of(("site_builder.collect",), self.digests)
         h = hashlib.sha256(f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0".encode())
         h.update(page.body.encode())
         key = h.hexdigest()
         name = results_cache.entry_name("parse", page.label)
-        tokens_name = results_cache.entry_name("tokens", page.label)
         body = self.cache.read_bytes(name, key)
-        if body is not None:
-            try:
-                got = pickle.loads(body)  # our own entry: its digest line was checked
-            except Exception:
-                got = None
-            if isinstance(got, Parsed) and got.page == page and self.cache.has(tokens_name, key):
-
-                def load_tokens() -> list[Any]:
-                    raw = self.cache.read_bytes(tokens_name, key)
-                    try:
-                        tokens = pickle.loads(raw) if raw is not None else None
-                    except Exception:
-                        tokens = None
-                    if not isinstance(tokens, list):  # damaged since: parse the page again
-                        tokens = parse_page(page, md).tokens
-                    return tokens
-
-                got.load_tokens = load_tokens
-                return got
+        refs = _refs_of(body) if body is not None else None
+        if refs is not None:
+            figs, charts, terms = refs
+            return Parsed(page, None, figs, charts, terms, load_tokens=lambda: parse_page(page, md).tokens)
         got = parse_page(page, md)
-        self.cache.write_bytes(name, key, pickle.dumps(got.summary(), protocol=pickle.HIGHEST_PROTOCOL))
-        self.cache.write_bytes(tokens_name, key, pickle.dumps(got.tokens, protocol=pickle.HIGHEST_PROTOCOL))
+        doc = {"figs": got.figs, "charts": got.charts, "terms": got.terms}
+        self.cache.write_bytes(name, key, json.dumps(doc, ensure_ascii=False).encode())
         return got
 
     def template_figures(self, env: Any, folder: Path, names: list[str]) -> dict[str, list[tuple[str, str]]]:
@@ -223,18 +209,17 @@ class Models:
         return {n: [(k, where) for k, where in found[n]] for n in names}
 
     def load_sections(self, rf: ResultsFile) -> None:
-        """A results file's sections and tables (cached: keyed by its text and the table parser's source)."""
+        """A results file's sections and tables (cached as JSON: keyed by its text and the table parser's source)."""
         text = hashlib.sha256(rf.text.encode()).hexdigest()
         key = results_cache.key_of(("site_builder.mdtables",), [text])
         name = results_cache.entry_name("sections", rf.label)
         body = self.cache.read_bytes(name, key)
-        if body is not None:
-            with contextlib.suppress(Exception):  # our own entry: its digest line was checked
-                got = pickle.loads(body)
-                if isinstance(got, list):
-                    rf.__dict__["sections"] = got  # what the cached property would compute
-                    return
-        self.cache.write_bytes(name, key, pickle.dumps(rf.sections, protocol=pickle.HIGHEST_PROTOCOL))
+        got = _sections_of(body) if body is not None else None
+        if got is not None:
+            rf.__dict__["sections"] = got  # what the cached property would compute
+            return
+        doc = [[s.title, s.level, s.line, [[t.line, t.columns, t.rows] for t in s.tables]] for s in rf.sections]
+        self.cache.write_bytes(name, key, json.dumps(doc, ensure_ascii=False).encode())
 
     def vendored_figures(self, rf: ResultsFile) -> list[list[object]]:
         """Figures the experiment model recomputes whose cells are in the experiment's own results.md."""
@@ -253,6 +238,50 @@ class Models:
         entries = ("site_builder.results.experiment_vendored", *INPUT_MODULES)
         key = results_cache.key_of(entries, self.digests, [rf.label, rf.page])
         return json.loads(self.cache.get_or_compute(VENDORED, key, compute))
+
+
+Refs = list[tuple[str, str]]
+
+
+def _pairs(value: object) -> Refs:
+    if not isinstance(value, list) or not all(
+        isinstance(x, list) and len(x) == 2 and all(isinstance(y, str) for y in x) for x in value
+    ):
+        raise ValueError("not a list of pairs of strings")
+    return [(a, b) for a, b in value]
+
+
+def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:
+    """A parse entry's figure, chart and term references, or None when it is not what this code writes."""
+    try:
+        doc = json.loads(body)
+        return _pairs(doc["figs"]), _pairs(doc["charts"]), _pairs(doc["terms"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise ValueError("not a list of strings")
+    return value
+
+
+def _sections_of(body: bytes) -> list[MdSection] | None:
+    """A sections entry as parsed sections, or None when it is not what this code writes."""
+    try:
+        out = []
+        for title, level, line, tables in json.loads(body):
+            if not isinstance(title, str) or type(level) is not int or type(line) is not int:
+                return None
+            section = MdSection(title, level, line)
+            for t_line, columns, rows in tables:
+                if type(t_line) is not int:
+                    return None
+                section.tables.append(MdTable(t_line, _strings(columns), [_strings(r) for r in rows]))
+            out.append(section)
+        return out
+    except (ValueError, TypeError):
+        return None
 
 
 def load_pinned(paths: Paths) -> pins.Pinned:
@@ -329,20 +358,29 @@ def _writing(label: str) -> Iterator[None]:
         raise BuildError(f"{label}: write: expected room to write{where}, found {reason}") from None
 
 
-def build_registry(paths: Paths, models: Models, docs: dict[str, Produced]) -> tuple[Registry, dict[str, ResultsFile]]:
-    registry = Registry()
-    files: dict[str, ResultsFile] = {}
+def results_files(paths: Paths, pinned: pins.Pinned | None = None) -> dict[str, ResultsFile]:
+    """The results files figures point at: the vendored results.md (read through its pin when ``pinned``) and
+    each producer's committed results.md, by label. Always from the declarations, never from a cache."""
     vend = vendored_results(paths.vendor)
-    if models.pinned is not None:
-        vendor = models.pinned.folder("vendor")
+    if pinned is not None:
+        vendor = pinned.folder("vendor")
         vend.read = lambda: vendor.read_text(VENDORED_RESULTS_MD)
-    files[vend.label] = vend
-    for key, value, text, section, row, column in models.vendored_figures(vend):
-        registry.add(Figure(key, value, text, Source(vend.label, section, tuple(row), column, vend.page)))  # type: ignore[arg-type]
+    files = {vend.label: vend}
     for p in PRODUCERS:
         rf = produced_results(paths.project, p)
         rf.series = p.series
         files[rf.label] = rf
+    return files
+
+
+def build_registry(paths: Paths, models: Models, docs: dict[str, Produced]) -> tuple[Registry, dict[str, ResultsFile]]:
+    registry = Registry()
+    files = results_files(paths, models.pinned)
+    vend = files[f"vendor/{VENDORED_RESULTS_MD}"]
+    for key, value, text, section, row, column in models.vendored_figures(vend):
+        registry.add(Figure(key, value, text, Source(vend.label, section, tuple(row), column, vend.page)))  # type: ignore[arg-type]
+    for p in PRODUCERS:
+        rf = files[f"data/{p.name}/results.md"]
         for c in docs[p.name].keyed_cells():
             registry.add(Figure(c.key, c.value, c.text, Source(rf.label, c.section, (c.row,), c.column, rf.page)))
     return registry, files
@@ -460,7 +498,7 @@ def _build(
     checked_before = state.unchanged(*(f"{d}/" for d in ("site_builder", "data", "vendor", "reference")))
     if kept is not None:
         # every input but content/ is as at a build that passed every check: its figures and verdicts hold
-        registry, files = Registry(Figures(kept.figures)), dict(kept.files)
+        registry, files = Registry(Figures(kept.figures)), results_files(paths)
         models._figure_texts = kept.figure_texts
         again = "as an earlier build from the same inputs (all but content/) found them"
         stage("models", t0, f"{len(PRODUCERS)} results documents, no drift, {again}")
@@ -662,6 +700,20 @@ def _build(
             cases = drift_side.result()
             summary.computed += cases[0]
             stage("drift", t0, f"{_cases_note(cases)}: results and cases equal the committed files, no drift")
+        t0 = time.perf_counter()
+        # whatever the caches held: every figure written is read back against its cell in the files on disk
+        unchanged_list = renderer.carry is not None and renderer.carry.same_bytes("figures.json", figures_json)
+        shown = parity.check_built(
+            {p.url: renderer.written[p.url] for p in plan if p.url in renderer.written},
+            None if unchanged_list else figures_json,
+            parity.Cells(paths.project, paths.vendor),
+        )
+        carried = len(plan) - sum(1 for p in plan if p.url in renderer.written)
+        stage(
+            "parity",
+            t0,
+            f"{shown} figures written equal their cells in the results files on disk ({carried} pages carried)",
+        )
         _swap(tmp, out)
     except BaseException as error:
         try:  # the processes beside (which may be writing into the folder) stop first; a drift found wins
@@ -675,7 +727,6 @@ def _build(
             digests,
             renderer.pins,
             Figures.rows_of(registry.figures),
-            files,
             models.figure_texts(registry),
             figures_digest,
             fixed,
@@ -686,8 +737,7 @@ def _build(
             {**(kept.template_figures if kept is not None else {}), **template_figs},
             front.used,
         )
-        if made != kept:
-            basis.write(store, state.basis, made)
+        basis.write(store, state.basis, made, kept)
     summary.pages = len(plan)
     summary.figures = len(registry.figures)
     summary.seconds = time.perf_counter() - t_start

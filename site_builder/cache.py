@@ -259,7 +259,8 @@ class ResultsCache:
             tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
             tmp.write_bytes(f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
             tmp.replace(path)
-            others = [p for p in self.folder.glob(f"{name}.*") if p != path]
+            own = re.compile(re.escape(name) + r"\.[0-9a-f]{32}")  # only entries this cache wrote
+            others = [p for p in self.folder.glob(f"{name}.*") if p != path and own.fullmatch(p.name) and p.is_file()]
             others.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
             for old in others[KEEP - 1 :]:  # a few entries per model (switching branches back and forth)
                 old.unlink(missing_ok=True)

@@ -87,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, opts: Options) -> int:
     try:
+        if args.command in ("build", "serve", "check", "figures"):
+            from site_builder.cachedir import usable
+
+            opts = usable(opts, lambda line: print(line, file=sys.stderr))
         if args.command == "build":
             from site_builder import uptodate
 

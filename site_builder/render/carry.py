@@ -35,6 +35,13 @@ class Carry:
         dest.parent.mkdir(parents=True, exist_ok=True)
         os.link(self.old / rel, dest)
 
+    def same_bytes(self, rel: str, text: str) -> bool:
+        """The previous output's file ``rel`` holds exactly ``text`` (as UTF-8)."""
+        try:
+            return (self.old / rel).read_bytes() == text.encode("utf-8")
+        except OSError:
+            return False
+
     def has_page(self, url: str, key: str) -> bool:
         """The previous build wrote the page at ``url`` under ``key`` (for planning work only)."""
         known = self.pages.get(url)

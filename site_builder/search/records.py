@@ -6,9 +6,8 @@ is assembled from. Both depend only on the page's HTML and on this package's cod
 under a SHA-256 of those two: a build re-extracts only the pages whose HTML changed.
 
 A cached record is one file: the SHA-256 of the rest, a newline, the fragment's bytes (JSON, one line), a
-newline, the summary pickled (our own entry, read only once its digest checked out, as the rest of the results
-cache; faster to load than JSON, and a build loads every page's). A record whose digest or summary does not
-check out is extracted again and overwritten, never trusted.
+newline, the summary as JSON (data only: read once its digest checked out, its shape checked too). A record
+whose digest or summary does not check out is extracted again and overwritten, never trusted.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import functools
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import sys
 import unicodedata
@@ -90,7 +88,7 @@ def record_key(code: str, digest: str) -> str:
 
 def encode(record: Record) -> bytes:
     summary = {"counts": record.counts, "name": record.name, "title": record.title, "words": record.words}
-    body = record.fragment + b"\n" + pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL)
+    body = record.fragment + b"\n" + json.dumps(summary, ensure_ascii=False, separators=(",", ":")).encode()
     return hashlib.sha256(body).hexdigest().encode() + b"\n" + body
 
 
@@ -103,8 +101,8 @@ def decode(data: bytes) -> Record | None:
     if not sep:
         return None
     try:
-        summary = pickle.loads(summary_bytes)  # our own entry: its digest line was checked
-    except Exception:
+        summary = json.loads(summary_bytes)  # data only; its digest line was checked
+    except ValueError:
         return None
     if not isinstance(summary, dict) or set(summary) != {"counts", "name", "title", "words"}:
         return None
@@ -113,7 +111,12 @@ def decode(data: bytes) -> Record | None:
         return None
     if not isinstance(name, str) or len(name) != 20:
         return None
+    if not all(isinstance(k, str) and type(v) is int and v > 0 for k, v in counts.items()):
+        return None
     return Record(fragment, name, title, words, counts)  # its counts as written: the digest vouches for them
+
+
+HEX = frozenset("0123456789abcdef")
 
 
 class Store:
@@ -163,7 +166,11 @@ class Store:
             for old in self.folder.parent.iterdir():
                 if old != self.folder and old.is_dir():
                     shutil.rmtree(old, ignore_errors=True)  # a Pagefind index an earlier build cached
-            entries = [e for e in self.folder.iterdir() if e.name not in self.used and not e.name.startswith(".")]
+            entries = [  # only records this store wrote (named by their 64-digit key)
+                e
+                for e in self.folder.iterdir()
+                if e.name not in self.used and len(e.name) == 64 and all(c in HEX for c in e.name) and e.is_file()
+            ]
             spare = max(0, KEEP * pages - len(self.used))
             entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
             for old in entries[spare:]:

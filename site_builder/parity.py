@@ -1,0 +1,163 @@
+"""The last check before the swap: every figure the site shows equals its results cell, read from the files
+themselves, whatever the caches held.
+
+The caches (results, parsed pages, rendered pages, the basis) make a build fast, and a cache entry is only as
+trustworthy as the folder it sits in. So before the new site replaces the old one, this check reads every
+figure off the written pages (each ``<a class="fig">`` names its key and its cell) and off ``figures.json``,
+and requires of each:
+
+* its cell, looked up in the results file as it is on disk now (``data/<source>/results.md`` in the
+  project, the experiment's own results.md in ``--vendor``), to read exactly the figure's text;
+* for a figure of a committed results document, its key to name that same cell and text in the document's
+  committed ``results.json`` (so a key cannot be pointed at another cell).
+
+The files are parsed once (a few milliseconds); a page whose figure disagrees fails the build with one line.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+from site_builder import mdtables
+from site_builder.errors import BuildError
+from site_builder.producers import VENDORED_RESULTS_MD
+
+FIG_LINK = re.compile(
+    r'<a class="fig" href="[^"]*" data-fig="([^"]*)" data-src="[^"]*" data-file="([^"]*)" '
+    r"data-section=\"([^\"]*)\" data-row='([^']*)' data-col=\"([^\"]*)\">([^<]*)</a>"
+)
+
+
+ONE_CELL = re.compile(r'\["([^"\\]*)"\]')
+
+
+class Cells:
+    """The results files on disk, parsed on first use, and the committed figures of each results document."""
+
+    def __init__(self, project: Path, vendor: Path) -> None:
+        self.project = project
+        self.vendor = vendor
+        self._cells: dict[str, Index | None] = {}
+        self._committed: dict[str, dict[str, dict[str, object]]] = {}
+        self.seen: set[tuple[str, ...]] = set()  # figure links already checked, as written
+
+    def _path(self, file: str) -> Path | None:
+        if file == f"vendor/{VENDORED_RESULTS_MD}":
+            return self.vendor / VENDORED_RESULTS_MD
+        parts = file.split("/")
+        if len(parts) == 3 and parts[0] == "data" and parts[2] == "results.md" and re.fullmatch(r"[a-z]+", parts[1]):
+            return self.project / file
+        return None
+
+    def cell(self, file: str, section: str, row: tuple[str, ...], column: str) -> str | None:
+        """The cell as mdtables.find_cell finds it (the first row whose leading cells are ``row``), or None."""
+        if file not in self._cells:
+            path = self._path(file)
+            self._cells[file] = None if path is None or not path.is_file() else _index(path.read_text("utf-8"), file)
+        index = self._cells[file]
+        if index is None:
+            raise BuildError(f"figure source {file!r}: expected a results file of the site, found none")
+        if not row:
+            return None
+        for cells, cell in index.get((section, column, row[0]), ()):
+            if cells[: len(row)] == row:
+                return cell
+        return None
+
+    def committed(self, file: str) -> dict[str, dict[str, object]] | None:
+        """The ``figures`` of the results.json beside a committed results.md; None for the vendored file."""
+        if file.startswith("vendor/"):
+            return None
+        if file not in self._committed:
+            path = self.project / file.removesuffix(".md")
+            doc = json.loads(path.with_suffix(".json").read_text("utf-8"))
+            self._committed[file] = doc.get("figures", {}) if isinstance(doc, dict) else {}
+        return self._committed[file]
+
+    def check(
+        self, where: str, key: str, text: str, file: str, section: str, row: tuple[str, ...], column: str
+    ) -> None:
+        at = f"{file} § {section} › {' / '.join(row)} › {column}"
+        cell = self.cell(file, section, row, column)
+        if cell != text:
+            found = "no such cell" if cell is None else f"the cell reads {cell!r}"
+            raise BuildError(f"{where}: figure {key} shows {text!r}: expected its cell {at} to read it, found {found}")
+        committed = self.committed(file)
+        if committed is not None:
+            entry = committed.get(key)
+            named = (
+                entry is not None
+                and entry.get("text") == text
+                and entry.get("section") == section
+                and (entry.get("row"),) == row
+                and entry.get("column") == column
+            )
+            if not named:
+                found = (
+                    "no such key" if entry is None else f"it names {entry.get('text')!r} at § {entry.get('section')}"
+                )
+                raise BuildError(
+                    f"{where}: figure {key} shows {text!r} from {at}: expected the key in {file.removesuffix('.md')}"
+                    f".json to name that cell and text, found {found}"
+                )
+
+
+Index = dict[tuple[str, str, str], list[tuple[tuple[str, ...], str]]]
+
+
+def _index(text: str, file: str) -> Index:
+    """(section, column, first cell of a row) -> that table's rows starting so, in order, with the cell."""
+    out: Index = {}
+    for s in mdtables.parse(text, file):
+        for t in s.tables:
+            for r in t.rows:
+                if not r:
+                    continue
+                row = tuple(r)
+                for ci, column in enumerate(t.columns[: len(r)]):
+                    out.setdefault((s.title, column, r[0]), []).append((row, r[ci]))
+    return out
+
+
+def _row(attr: str) -> tuple[str, ...]:
+    """A link's ``data-row`` (a JSON list of strings), read directly when it is one plain string."""
+    m = ONE_CELL.fullmatch(attr)
+    return (m.group(1),) if m else tuple(json.loads(attr))
+
+
+def check_html(where: str, text: str, cells: Cells) -> int:
+    """Every figure link of one page's HTML. Returns the number of links."""
+    n = 0
+    for found in FIG_LINK.findall(text):
+        n += 1
+        if found in cells.seen:  # the same figure, cell and text as a link checked before
+            continue
+        cells.seen.add(found)
+        key, file, section, row, column, shown = (html.unescape(x) for x in found)
+        cells.check(where, key, shown, file, section, _row(row), column)
+    return n
+
+
+def check_figure_list(text: str, cells: Cells) -> int:
+    """Every figure of ``figures.json`` (the figure index and the number cards read it)."""
+    doc = json.loads(text)
+    for f in doc["figures"]:
+        s = f["source"]
+        cells.check("figures.json", f["key"], f["text"], s["file"], s["section"], tuple(s["row"]), s["column"])
+    return len(doc["figures"])
+
+
+def check_built(pages: dict[str, str], figure_list: str | None, cells: Cells) -> int:
+    """The pages a build wrote (page path -> HTML) and its figures.json (None: the same bytes as the last build's,
+    which that build checked). Returns the number of figure links and entries checked."""
+    n = sum(check_html(where or "/", text, cells) for where, text in pages.items())
+    return n + (check_figure_list(figure_list, cells) if figure_list is not None else 0)
+
+
+def check_site(site: Path, project: Path, vendor: Path) -> int:
+    """Every figure of every page of the built folder ``site`` and of its figures.json."""
+    pages = {p.relative_to(site).as_posix(): p.read_text("utf-8") for p in sorted(site.rglob("*.html"))}
+    return check_built(pages, (site / "figures.json").read_text("utf-8"), Cells(project, vendor))
