@@ -17,11 +17,6 @@ from site_builder.content import Page
 from site_builder.errors import InputError
 from site_builder.render.markdown import CONTAINERS, raw_html_finder, url_scheme
 from site_builder.render.typed_numbers import (
-    RULE,
-    SHOWN_FRONT_MATTER,
-    Typed,
-    front_matter_text,
-    typed_in,
     typed_in_tokens,
 )
 from site_builder.suggest import did_you_mean
@@ -149,24 +144,11 @@ def check_directives(page: Page, tokens: list[Token], lines: list[str]) -> None:
                 )
 
 
-def typed_error(label: str, where: str, typed: Typed) -> InputError:
-    return InputError(label, where, f"{RULE} for {typed.word!r} in “…{typed.context}…”", "typed text")
-
-
 def check_typed(page: Page, tokens: list[Token], lines: list[str]) -> None:
     """No number typed in the prose: the first digit outside a figure that is not an allowed name is an error
     naming its line (site_builder/render/typed_numbers.py)."""
     for typed, span in typed_in_tokens(tokens):
         raise typed_error(page.label, _line(page, lines, span, typed.word), typed)
-
-
-def check_typed_front_matter(label: str, meta: dict[str, object]) -> None:
-    """The same rule for the front matter the site shows (title, summary, lead, …, a term's short definition)."""
-    for name in SHOWN_FRONT_MATTER:
-        value = meta.get(name)
-        if isinstance(value, str):
-            for typed in typed_in(front_matter_text(value)):
-                raise typed_error(label, f"front matter.{name}", typed)
 
 
 def parse_page(page: Page, md: MarkdownIt) -> Parsed:

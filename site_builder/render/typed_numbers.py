@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
+from site_builder.errors import InputError
+
 # Names that hold digits but are not numbers: each a full match of one word (punctuation around it stripped).
 NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a section number (§2, §7a, §2–§4)", re.compile(r"§\d+[a-z]?(?:[–-]§?\d+[a-z]?)?")),
@@ -115,3 +117,16 @@ def front_matter_text(value: str) -> str:
     value = CODE_SPAN.sub(" ", value)
     value = URL_PART.sub("]", value)
     return TERM_KEY.sub(lambda m: m.group(1) or " ", value)
+
+
+def typed_error(label: str, where: str, typed: Typed) -> InputError:
+    return InputError(label, where, f"{RULE} for {typed.word!r} in “…{typed.context}…”", "typed text")
+
+
+def check_front_matter(label: str, meta: dict[str, object]) -> None:
+    """The rule for the front matter the site shows (title, summary, lead, …, a term's short definition)."""
+    for name in SHOWN_FRONT_MATTER:
+        value = meta.get(name)
+        if isinstance(value, str):
+            for typed in typed_in(front_matter_text(value)):
+                raise typed_error(label, f"front matter.{name}", typed)

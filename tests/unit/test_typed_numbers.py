@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.collect import check_typed, check_typed_front_matter, parse_page
+from site_builder.collect import check_typed, parse_page
 from site_builder.content import Page
 from site_builder.errors import InputError
 from site_builder.render.markdown import make_markdown
-from site_builder.render.typed_numbers import front_matter_text, typed_in, typed_in_tokens
+from site_builder.render.typed_numbers import check_front_matter, front_matter_text, typed_in, typed_in_tokens
 
 ALLOWED = {
     "section number": "as §2 and §7a show, and §2–§4 in turn",
@@ -103,10 +103,10 @@ def test_figures_code_and_addresses_are_not_prose(what: str) -> None:
 @pytest.mark.parametrize("name", ["title", "summary", "lead", "kicker", "description", "nav", "short"])
 def test_shown_front_matter_is_prose(name: str) -> None:
     with pytest.raises(InputError, match=rf"content/a\.md: front matter\.{name}: expected a figure .* for '32'"):
-        check_typed_front_matter("content/a.md", {name: "With 32 workers"})
+        check_front_matter("content/a.md", {name: "With 32 workers"})
 
 
 def test_front_matter_figures_and_terms_are_not_typed() -> None:
     text = front_matter_text("At :fig[exp.final.B], see :term[enob] and `x2`, [deck](/cit/decks/05-a/).")
     assert list(typed_in(text)) == []
-    check_typed_front_matter("content/a.md", {"series": "cit", "nav_order": 3, "title": "CiT 05 at :fig[x.y]"})
+    check_front_matter("content/a.md", {"series": "cit", "nav_order": 3, "title": "CiT 05 at :fig[x.y]"})
