@@ -16,9 +16,7 @@ from markdown_it.token import Token
 from site_builder.content import Page
 from site_builder.errors import InputError
 from site_builder.render.markdown import CONTAINERS, raw_html_finder, url_scheme
-from site_builder.render.typed_numbers import (
-    typed_in_tokens,
-)
+from site_builder.render.typed_numbers import typed_error, typed_in_tokens
 from site_builder.suggest import did_you_mean
 
 NO_HTML = "Markdown without raw HTML (figures, charts, containers and :value[…] have rules of their own)"
