@@ -60,6 +60,7 @@ LIST_ATTRS = frozenset({"srcset", "imagesrcset"})  # comma-separated "url descri
 SPACE_ATTRS = frozenset({"ping", "archive"})  # space-separated URLs
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 DATA_TYPES = frozenset({"application/json", "application/ld+json"})  # <script> blocks that are data, not code
+DATA_ESCAPE = re.compile(r"<!--|<script", re.I)
 FORBIDDEN_TAGS = {
     "base": "a <base> element (it would change where every relative link points)",
     "object": "an <object> element (object-src is 'none')",
@@ -68,7 +69,7 @@ FORBIDDEN_TAGS = {
 }
 CSS_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)|@import\s+(?:"([^"]*)"|'([^']*)')""", re.I)
 REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\";]*)", re.I)
-FORMAT = "links 1"
+FORMAT = "links 2"
 
 
 def _css_urls(text: str) -> list[str]:
@@ -85,6 +86,7 @@ class _Extract(HTMLParser):
         self.problems: list[str] = []
         self._style = 0
         self._inline_script = False
+        self._data_script = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         refs = self.refs
@@ -122,6 +124,8 @@ class _Extract(HTMLParser):
                 m = REFRESH_URL.search(value)
                 if m:
                     refs.append([tag, "http-equiv=refresh", m.group(1).strip()])
+        if tag == "script" and script_src is None and script_type in DATA_TYPES:
+            self._data_script = True
         if tag == "script" and script_src is None and script_type not in DATA_TYPES:
             self.problems.append(
                 "<script>: expected a script from a file (the CSP forbids inline ones; JSON data is fine), found inline code"
@@ -134,8 +138,17 @@ class _Extract(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "style" and self._style:
             self._style -= 1
+        elif tag == "script":
+            self._data_script = False
 
     def handle_data(self, data: str) -> None:
+        if self._data_script and DATA_ESCAPE.search(data):
+            # in a browser's parser "<!--" then "<script" inside a script element makes a later "</script>" part of
+            # the data, so the element runs on and swallows the page after it
+            self.problems.append(
+                "<script type=application/json>: expected data with no '<!--' or '<script' in it (it would run past "
+                f"its end in a browser), found {DATA_ESCAPE.search(data).group(0)!r}"  # type: ignore[union-attr]
+            )
         if self._style:
             self.refs.extend(["style", "url()", u] for u in _css_urls(data))
 

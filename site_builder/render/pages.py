@@ -36,8 +36,10 @@ def _json_script(value: Any) -> Markup:
 
 
 def _json_text(text: str) -> Markup:
-    """Compact JSON as a page embeds it in a ``<script type="application/json">`` element."""
-    return Markup(text.replace("</", "<\\/"))
+    """Compact JSON as a page embeds it in a ``<script type="application/json">`` element: every ``<`` written as
+    ``\\u003c`` (JSON reads it back as ``<``), so no ``</script``, ``<!--`` or ``<script`` in the data can end or
+    change the element as the HTML parser reads it. (In JSON, ``<`` can only stand inside a string.)"""
+    return Markup(text.replace("<", "\\u003c"))
 
 
 Part = tuple[dict[str, str], dict[str, str], dict[str, list[str]], list[str]]

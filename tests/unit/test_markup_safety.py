@@ -183,3 +183,18 @@ def test_a_template_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "t.html").write_bytes(b"ok\n\xff")
     with pytest.raises(BuildError, match=r"^templates/t\.html: line 2 column 1: expected UTF-8 text, found byte 0xff$"):
         render_template(make_env(tmp_path), "t.html", {})
+
+
+@pytest.mark.parametrize("data", ['{"t": "a <!--<script> b"}', '{"t": "<SCRIPT>"}', '{"t": "<!-- x"}'])
+def test_a_data_block_that_a_browser_would_run_past_is_a_problem(data: str) -> None:
+    page = f'<html><body><script type="application/json" id="d">{data}</script><footer>f</footer></body></html>'
+    problems = extract(page)["problems"]
+    assert any("expected data with no '<!--' or '<script' in it" in p for p in problems), problems
+
+
+def test_json_in_a_page_has_no_markup_opener() -> None:
+    from site_builder.render.pages import _json_script
+
+    text = str(_json_script({"title": "A <!--<script> title </script>"}))
+    assert "<" not in text
+    assert extract(f'<script type="application/json">{text}</script>')["problems"] == []
