@@ -23,8 +23,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
-from mdit_py_plugins.anchors import anchors_plugin
-from mdit_py_plugins.anchors.index import slugify, unique_slug
+from mdit_py_plugins.anchors.index import slugify
 from mdit_py_plugins.container import container_plugin
 
 from site_builder.figures import Figure
@@ -137,6 +136,40 @@ def table_label(tokens: Any, idx: int, env: dict[str, Any]) -> str:
     return "Table: " + ", ".join(heads[:4]) + (", …" if len(heads) > 4 else "")
 
 
+class Slugs:
+    """Heading ids taken on a page, and a free one for a new heading in time that does not grow with the number
+    of headings already holding the same text (``a``, ``a-1``, ``a-2``, … as mdit-py-plugins' anchors name them,
+    but resuming from the last suffix given instead of counting up from 1 each time)."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self.next: dict[str, int] = {}
+
+    def unique(self, slug: str) -> str:
+        uniq = slug
+        i = self.next.get(slug, 1)
+        if i > 1:
+            uniq = f"{slug}-{i - 1}"  # taken: the last one given
+        while uniq in self.taken:
+            uniq = f"{slug}-{i}"
+            i += 1
+        self.next[slug] = i
+        self.taken.add(uniq)
+        return uniq
+
+
+def _heading_ids(state: StateCore) -> None:
+    """Ids for the level-2 and level-3 headings that have none, from their text (the anchors plugin's slugs,
+    an explicit id reserved first, a repeated one numbered); near-linear in the number of headings."""
+    slugs = Slugs({str(i) for t in state.tokens if t.type == "heading_open" and (i := t.attrGet("id"))})
+    for idx, token in enumerate(state.tokens):
+        if token.type != "heading_open" or int(token.tag[1]) not in HEADING_LEVELS or token.attrGet("id"):
+            continue
+        children = state.tokens[idx + 1].children or []
+        title = "".join(c.content for c in children if c.type in ("text", "code_inline"))
+        token.attrSet("id", slugs.unique(slugify(title)))
+
+
 def _fig_heading_ids(figure_text: Callable[[str], str | None] | None) -> Callable[[StateCore], None]:
     """A core rule, run before the anchors plugin: a heading holding a figure gets its id from its text with
     the figure's text in it ("Below ENOB :fig[…] the …" → ``below-enob-8-the-…``), where the plugin would drop
@@ -151,7 +184,7 @@ def _fig_heading_ids(figure_text: Callable[[str], str | None] | None) -> Callabl
                 return registry.figures[key].text
             return figure_text(key) if figure_text is not None else None
 
-        taken: set[str] | None = None
+        taken: Slugs | None = None
         for idx, tok in enumerate(state.tokens):
             if tok.type != "heading_open" or tok.attrGet("id") or int(tok.tag[1]) not in HEADING_LEVELS:
                 continue
@@ -165,8 +198,10 @@ def _fig_heading_ids(figure_text: Callable[[str], str | None] | None) -> Callabl
             if any(p is None for p in parts):
                 continue  # an unknown key: the collect phase reports it
             if taken is None:
-                taken = {str(t.attrGet("id")) for t in state.tokens if t.type == "heading_open" and t.attrGet("id")}
-            tok.attrSet("id", unique_slug(slugify("".join(p for p in parts if p)), taken))
+                taken = Slugs(
+                    {str(t.attrGet("id")) for t in state.tokens if t.type == "heading_open" and t.attrGet("id")}
+                )
+            tok.attrSet("id", taken.unique(slugify("".join(p for p in parts if p))))
 
     return rule
 
@@ -175,7 +210,7 @@ def make_markdown(html: bool = False, figure_text: Callable[[str], str | None] |
     """The site's Markdown. ``html=True`` only for :func:`raw_html_finder` (finding raw HTML to report it).
     ``figure_text`` gives a figure's text by key, for the ids of headings that hold one."""
     md = MarkdownIt("commonmark", {"html": html, "typographer": False}).enable("table")
-    md.use(anchors_plugin, min_level=HEADING_LEVELS[0], max_level=HEADING_LEVELS[-1], permalink=False)
+    md.core.ruler.push("anchor", _heading_ids)
     md.core.ruler.before("anchor", "fig_heading_ids", _fig_heading_ids(figure_text))
     for name in CONTAINERS:
         md.use(container_plugin, name=name)

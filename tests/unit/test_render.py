@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from site_builder import mdtables
 from site_builder.collect import check_refs, parse_page
@@ -83,3 +85,18 @@ def test_results_page_has_unique_row_anchors_that_figures_link_to():
     assert 'id="1-first--b-2d-64-momentum"' in html
     fig = registry().get("x.delta")
     assert f'id="{fig.source.href().split("#")[1]}"' in html
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["a", "a-1", "a-2", "b", "a 1", "A", "b-1", "c"]), min_size=1, max_size=40))
+def test_heading_ids_are_the_anchor_plugins_own(titles: list[str]) -> None:
+    """The site's near-linear heading ids are those mdit-py-plugins' anchors give (which count up from 1 again
+    for every repeated heading, quadratic in the repeats), on any list of level-2 and level-3 headings."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.anchors import anchors_plugin
+
+    body = "".join(f"{'##' if i % 3 else '###'} {t}\n\n" for i, t in enumerate(titles))
+    reference = MarkdownIt("commonmark").use(anchors_plugin, min_level=2, max_level=3)
+    ours = [t.attrGet("id") for t in make_markdown().parse(body, {}) if t.type == "heading_open"]
+    theirs = [t.attrGet("id") for t in reference.parse(body, {}) if t.type == "heading_open"]
+    assert ours == theirs
