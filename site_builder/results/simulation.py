@@ -8,6 +8,7 @@ with its own seed.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -28,7 +29,10 @@ from site_builder.models.simulation.module import (
     LASER_W,
     MODULE_LATENCY_S,
     MODULE_PJ_PER_BIT,
+    MODULE_PORT_BYTES_PER_S,
     MODULE_STATIC_W,
+    OPTICS_LANE_BITS_PER_S,
+    OPTICS_LANES,
     VALUE_BYTES,
     ModuleSpec,
     binding_stage,
@@ -170,6 +174,40 @@ def _gflops(x: float) -> str:
     return fmt.unit(x / 1e9, 1, "GFLOP/s")
 
 
+def _plain(x: float, most: int = 3) -> str:
+    """The fewest decimals (up to ``most``) that show ``x`` exactly, grouped: 1, 0.1, 9.7, 3.125, 1,000."""
+    for digits in range(most + 1):
+        if abs(round(x, digits) - x) <= 1e-9 * max(1.0, abs(x)):
+            return fmt.grouped(x, digits)
+    return fmt.grouped(x, most)
+
+
+def _sig(x: float, figures: int = 3) -> str:
+    """``x`` to ``figures`` significant figures (12.546 -> 12.5, 52.67 -> 52.7, 0.927 -> 0.927)."""
+    digits = max(0, figures - 1 - math.floor(math.log10(abs(x))))
+    return fmt.grouped(x, digits)
+
+
+def _power_of_ten(x: float) -> str:
+    """A power of ten as ``1e-4``."""
+    exponent = round(math.log10(x))
+    if not math.isclose(x, 10.0**exponent):
+        raise ValueError(f"{x!r} is not a power of ten")
+    return f"1e{exponent}"
+
+
+def _text_cell(text: str, key: str) -> Cell:
+    """A figure whose value is its text: a label or a range (``2 DC × 4``, ``0.1–1,000 GB/s``)."""
+    return cell(text, text, key)
+
+
+def _budget_text(budget: str) -> str:
+    """A charged budget of the module as text: ``10 GFLOP/s``."""
+    flops = BUDGETS[budget]
+    assert flops is not None
+    return f"{_plain(flops / 1e9)} GFLOP/s"
+
+
 def _crossing_text(c: Crossing, unit: Callable[[float], str]) -> tuple[str, float | None]:
     if c.value is None:
         return ("never" if c.wins == "never" else "always"), None
@@ -254,10 +292,11 @@ class _Context:
 def _section_wire(ctx: _Context) -> dict[str, float]:
     s = ctx.doc.section("1. Wire bytes per variant")
     s.text(
-        "Bytes each worker sends per step in the model's collective with 8 workers in one data centre, against "
-        "the experiment's wire column. AdamW's ring all-reduce sends 2·(W−1)/W of its dense BF16 payload; an "
-        "all-gather sends (W−1) payloads; C′ ring all-reduces the band; in E′ every worker sends its whole delta "
-        "to the module in its switch port, so it sends more than any band variant (the switch then sums)."
+        f"What one worker puts on the wire per step when all {ctx.inputs.workers} workers share a data centre, as "
+        "the model's collective sends it, beside the wire column the experiment measured. A ring all-reduce of "
+        "AdamW's dense BF16 payload sends 2·(W−1)/W of it; an all-gather sends the payload W−1 times; C′ "
+        "all-reduces the band in a ring; E′ has each worker push its full delta into the module at its switch "
+        "port, where the sums are formed, so its wire count is above every band variant's."
     )
     t = s.table(
         "Variant", "Payload, bytes", "Model wire, bytes", "Experiment wire, bytes", "Wire vs AdamW", "Payload vs AdamW"
@@ -281,16 +320,20 @@ def _section_wire(ctx: _Context) -> dict[str, float]:
             cell(a_wire / wire, fmt.ratio_x(a_wire / wire, 1), f"sim.wire_ratio.{v}"),
             cell(a_payload / payload, fmt.ratio_x(a_payload / payload, 1), f"sim.payload_ratio.{v}"),
         )
-    s.text(f"Topology of this table: {ctx.topos['1dc8'].label}. C′ and E′ were not run: they reuse C's and E's steps.")
+    s.text(
+        f"Topology of this table: {ctx.topos['1dc8'].label}. C′ and E′ never ran; their step counts are C's and E's."
+    )
     return wire_data
 
 
 def _section_time(ctx: _Context) -> dict[str, dict[str, float]]:
     s = ctx.doc.section("2. Time to target")
     s.text(
-        f"Seconds to reach a validation loss of {TARGET} = steps × step time, 8 workers on H100s at MFU "
-        f"{ctx.presets.device.mfu:.2f}. [free]: the module's transform is not charged; [low]: charged at 10 GFLOP/s; [high]: charged "
-        "at 99 GFLOP/s. The 8 Gb/s WAN, 400G and 800G links are illustrative; C′ and E′ are hypothetical."
+        f"The time to a validation loss of {TARGET} is the step count times the step time, for "
+        f"{ctx.inputs.workers} workers on H100s at MFU {ctx.presets.device.mfu:.2f}. Budgets: [free] leaves the "
+        f"module's transform uncharged, [low] charges it at {_budget_text('low')}, [high] at "
+        f"{_budget_text('high')}. The 8 Gb/s WAN and the 400G and 800G links are illustrative; C′ and E′ are "
+        "hypothetical."
     )
     t = s.table("Variant", "Steps", *[ctx.topos[k].label for k in SHOWN_TOPOLOGIES])
     for v, b in ROWS:
@@ -302,7 +345,7 @@ def _section_time(ctx: _Context) -> dict[str, dict[str, float]]:
             key = f"sim.time_to_target.{tk}.{v}{_suffix(b)}"
             cells.append(cell(x, _s(x), key) if x is not None else "not reached")
         t.add(*cells)
-    s.text("Step time at zero background load, ms (the closed form; the engine equals it to 1e-12):")
+    s.text("Step time with no background traffic, in ms (the closed form; the engine matches it to within 1e-12):")
     t = s.table("Variant", *[ctx.topos[k].label for k in SHOWN_TOPOLOGIES])
     step_data: dict[str, dict[str, float]] = {}
     for v, b in ROWS:
@@ -316,7 +359,10 @@ def _section_time(ctx: _Context) -> dict[str, dict[str, float]]:
     t = s.table("Range", "Seconds to 3.158")
     t.add("E [low], fastest topology", cell(min(e_low), _s(min(e_low)), "sim.e_low.min_s"))
     t.add("E [low], slowest topology", cell(max(e_low), _s(max(e_low)), "sim.e_low.max_s"))
-    s.text("Other losses on the ladder, 2 DC × 4 over 100 GbE (a variant is listed where every seed reached it):")
+    s.text(
+        f"Other losses on the ladder, {ctx.home.label} (a variant appears only where all of its seeds reached "
+        "that loss):"
+    )
     t = s.table("Target loss", "Variant", "Steps", "Seconds")
     for target in sorted({k for c in ctx.inputs.configs.values() for k in c.steps_to}, reverse=True):
         if abs(target - TARGET) < 1e-9:
@@ -341,15 +387,19 @@ def _section_time(ctx: _Context) -> dict[str, dict[str, float]]:
 def _section_module(ctx: _Context) -> None:
     s = ctx.doc.section("3. The link module as a link kernel")
     base = ModuleSpec()
+    ndr = ctx.presets.links["ib-ndr"]
     s.text(
-        "The module streams a worker's delta through four pipelined stages; the slowest sets the rate, so the "
-        "module's time per step is its latency plus the delta's values over that rate. Rates in values per second "
-        f"(a value is {VALUE_BYTES} bytes, BF16). Port: a 25 GB/s QSFP56 module on a 50 GB/s port (deck). Optics: "
-        "4 × 14 Gb/s NRZ, one optical pass per bit plane, so 56 Gb/s ÷ planes values/s (derived). Compute: the "
-        f"band's transform is a {CHUNK}-point real FFT per chunk, 2.5·{CHUNK}·log2 {CHUNK} ÷ {CHUNK} = "
-        f"{fmt.fixed(base.flops_per_value, 0)} FLOPs per value, against the budget. FPGA: "
-        f"{fmt.grouped(FPGA_VALUES_PER_S / 1e9)} G values/s (illustrative). Latency "
-        f"{fmt.fixed(MODULE_LATENCY_S * 1e6, 0)} µs (illustrative)."
+        "A worker's delta passes through the module's four stages as a pipeline, so the slowest stage fixes the "
+        "throughput, and the module's time per step is its latency plus the delta's value count divided by that "
+        f"rate. Rates are values per second; one value is {VALUE_BYTES} bytes (BF16). Port: the paper's "
+        f"{_plain(MODULE_PORT_BYTES_PER_S / 1e9)} GB/s QSFP56 module, seated on a {_plain(ndr.bandwidth / 1e9)} GB/s "
+        f"port. Optics: {OPTICS_LANES} lanes of {_plain(OPTICS_LANE_BITS_PER_S / 1e9)} Gb/s NRZ and one optical pass "
+        f"per bit plane, hence {_plain(OPTICS_LANES * OPTICS_LANE_BITS_PER_S / 1e9)} Gb/s ÷ planes values per "
+        f"second (our derivation). Compute: the transform is a {CHUNK}-point real FFT per chunk, "
+        f"2.5·{CHUNK}·log2 {CHUNK} ÷ {CHUNK} = {fmt.fixed(base.flops_per_value, 0)} FLOPs per value, set against "
+        f"the budget. FPGA: {fmt.grouped(FPGA_VALUES_PER_S / 1e9)} G values/s (illustrative). Latency: "
+        f"{fmt.fixed(MODULE_LATENCY_S * 1e6, 0)} µs (illustrative). Section 12 lists each of these inputs with "
+        "its origin."
     )
     t = s.table(
         "Budget",
@@ -393,10 +443,11 @@ def _section_module(ctx: _Context) -> None:
         cell(fft, _gflops(fft), "sim.module.fft_at_port_gflops"),
     )
     s.text(
-        "The results home page puts the whole-chunk fast transform at 100 GFLOP/s (4 multiply-adds per value); "
-        "our convention, 2.5·n·log2 n FLOPs per real FFT, gives 20 FLOPs per value and 250 GFLOP/s. Power: "
-        f"{fmt.fixed(MODULE_STATIC_W, 1)} W static (paper), {fmt.fixed(LASER_W, 0)} W laser (illustrative), "
-        f"{fmt.fixed(MODULE_PJ_PER_BIT, 2)} pJ/bit (developer's figure)."
+        "The results home page quotes 100 GFLOP/s for a fast transform of each whole chunk (4 multiply-adds per "
+        "value). With our convention of 2.5·n·log2 n FLOPs per real FFT the count is "
+        f"{fmt.fixed(base.flops_per_value, 0)} FLOPs per value, or {_gflops(fft)}. Power: "
+        f"{fmt.fixed(MODULE_STATIC_W, 1)} W static (the paper), a {fmt.fixed(LASER_W, 0)} W laser (illustrative), "
+        f"{fmt.fixed(MODULE_PJ_PER_BIT, 2)} pJ/bit (the developer's figure)."
     )
 
 
@@ -409,10 +460,12 @@ def _section_worked(ctx: _Context) -> None:
     wan = sum(r.time for r in rounds if r.scope == "wan")
     ag = sum(r.time for r in rounds if r.label.startswith("all-gather"))
     s.text(
-        "Compute is 6·N·tokens ÷ (989 TFLOP/s × MFU) per worker, N the parameters and tokens the worker's 8 × 256. "
-        "A ring round lasts latency + bytes ÷ bandwidth. Across data centres the all-reduce is hierarchical: a "
-        "reduce-scatter among each DC's workers over NDR, the shards all-reduced across the WAN with the DC's "
-        "workers sharing its egress (for two DCs, B ÷ bandwidth plus two latencies), then an all-gather over NDR."
+        f"Per worker, compute is 6·N·tokens ÷ ({_plain(ctx.presets.device.peak_flops / 1e12)} TFLOP/s × MFU), with "
+        f"N the parameter count and tokens the worker's {ctx.inputs.seqs_per_worker} sequences of "
+        f"{ctx.inputs.seq_len}. Each ring round takes a latency plus bytes ÷ bandwidth. Between data centres the "
+        "all-reduce runs in three tiers: inside each DC a reduce-scatter over NDR; across the WAN an all-reduce "
+        "of the shards, with a DC's workers sharing its egress (for two DCs, B ÷ bandwidth plus two latencies); "
+        "then inside each DC an all-gather over NDR."
     )
     t = s.table("Piece", "Time")
     t.add("Compute", cell(comp, _ms(comp), "sim.anchor.compute_ms"))
@@ -426,13 +479,14 @@ def _section_energy(ctx: _Context) -> dict[str, dict[str, float]]:
     s = ctx.doc.section("5. Energy per step and to target")
     dev = ctx.presets.device
     s.text(
-        f"All 8 workers, {ctx.home.label}. Compute: each GPU's static {fmt.fixed(dev.idle_w, 0)} W for the whole "
-        f"step plus {fmt.fixed(dev.pj_per_flop, 1)} pJ per FLOP (the presets' illustrative figures). Link: each "
-        "link's pJ/bit over every byte that crosses it; a byte a worker sends to another DC also crosses the NDR "
-        "fabric at both ends, and E′'s summed band crosses it twice on its way back (into the switch's module, "
-        f"then to the workers). Module: ({fmt.fixed(MODULE_STATIC_W, 1)} W + {fmt.fixed(LASER_W, 0)} W laser) per "
-        f"module for the whole step plus {fmt.fixed(MODULE_PJ_PER_BIT, 2)} pJ/bit over the delta it streams. "
-        "Energy to target = steps × energy per step."
+        f"Energy of the whole cluster of {ctx.inputs.workers} workers on {ctx.home.label}. GPUs: a static "
+        f"{_plain(dev.idle_w)} W each for the full step, plus {_plain(dev.pj_per_flop)} pJ for every FLOP "
+        "(illustrative coefficients from the presets). Links: every link charges its pJ/bit on each byte it "
+        "carries; a byte bound for another DC also passes the NDR fabric at the sending and at the receiving end, "
+        "and E′'s summed band passes it twice on the way back (into the switch's module, then out to the "
+        f"workers). Modules: ({fmt.fixed(MODULE_STATIC_W, 1)} W + {fmt.fixed(LASER_W, 0)} W laser) each while "
+        f"the step lasts, plus {fmt.fixed(MODULE_PJ_PER_BIT, 2)} pJ/bit over the delta each one streams. Energy "
+        "to target is the step count times the energy per step."
     )
     t = s.table("Variant", "Compute, J", "Link, J", "Module, J", "Per step, J", "Module share", "To 3.158")
     energy_data: dict[str, dict[str, float]] = {}
@@ -472,10 +526,11 @@ HOT_SPOT_RESOURCES = (
 def _section_hot_spots(ctx: _Context) -> dict[str, dict[str, float]]:
     s = ctx.doc.section("6. Hot spots")
     s.text(
-        f"Each resource's share of the step on {ctx.home.label}. Every sync round is charged whole (latency "
-        "included) to its slowest operation: the link, or the module's port when the port caps the sender (E′'s "
-        "store-and-forward return, port then NDR, goes to the port, its slower part); the module's stream is "
-        "charged to its binding stage; GPU compute includes the band's or top-k's transform."
+        f"How the step on {ctx.home.label} divides among the resources. A round of the sync counts in full, "
+        "latency included, against its slowest operation: the link, or the module's port where the port limits "
+        "the sender (for E′'s store-and-forward return, port then NDR, that is the port, the slower leg). The "
+        "module's stream counts against its binding stage, and GPU compute includes the transform of the band or "
+        "of top-k."
     )
     t = s.table("Variant", *HOT_SPOT_RESOURCES)
     hot_data: dict[str, dict[str, float]] = {}
@@ -526,14 +581,16 @@ def _budget_advantage(
 def _section_breakevens(ctx: _Context) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     s = ctx.doc.section("7. Break-evens")
     s.text(
-        f"Bisection to a relative tolerance of {REL_TOL:g} (halving in log space). (a) Inter-DC bandwidth from "
-        f"{fmt.fixed(WAN_SWEEP[0] / 1e9, 1)} to {fmt.grouped(WAN_SWEEP[1] / 1e9)} GB/s on 2 DC × 4, the 100 GbE "
-        "preset's latency throughout; E and E′ at [free]. Steps basis: 'E' uses E's single-seed steps for the "
-        "in-transit variants (a hypothesis), 'C' the exact band's steps for in-transit and band variants alike, "
-        "'measured' involves no in-transit variant. A row reads: the challenger beats the incumbent below (or "
-        "above) the crossing."
+        "Each crossing is found by bisection, halving the interval in log space, to a relative tolerance of "
+        f"{_power_of_ten(REL_TOL)}. (a) The bandwidth between data centres, searched from "
+        f"{_plain(WAN_SWEEP[0] / 1e9)} to {_plain(WAN_SWEEP[1] / 1e9)} GB/s on 2 DC × 4 with the 100 GbE preset's "
+        "latency kept; E and E′ run at [free]. The steps basis says whose step counts are used: 'E' gives the "
+        "in-transit variants E's single-seed steps (a hypothesis); 'C' gives in-transit and band variants alike "
+        "the exact band's steps; 'measured' marks pairs with no in-transit variant. Read a row as: below (or "
+        "above) the crossing, the challenger reaches the target before the incumbent. The Gb/s column gives the "
+        "crossing in bits to two decimals, the last column to three significant figures."
     )
-    t = s.table("Challenger vs incumbent", "Steps basis", "Crossing", "Gb/s", "Challenger wins")
+    t = s.table("Challenger vs incumbent", "Steps basis", "Crossing", "Gb/s", "Challenger wins", "Crossing in bits")
     be_wan: dict[str, dict[str, object]] = {}
     for ch, inc, basis in _wan_pairs():
         c = crossing(_wan_advantage(ctx, ch, inc, ctx.steps_basis(ch, basis), ctx.steps_basis(inc, basis)), *WAN_SWEEP)
@@ -545,6 +602,7 @@ def _section_breakevens(ctx: _Context) -> tuple[dict[str, Any], dict[str, Any], 
             crossing_cell,
             fmt.fixed(value * 8 / 1e9, 2) if value is not None else "·",
             c.wins,
+            _gbit_cell(value, f"sim.breakeven.wan.{ch}_vs_{inc}.{basis}.gbit"),
         )
     sc_m, si_m = ctx.mean_steps("Cp"), ctx.mean_steps("A")
     c = crossing(_wan_advantage(ctx, "Cp", "A", sc_m, si_m), *WAN_SWEEP)
@@ -555,10 +613,12 @@ def _section_breakevens(ctx: _Context) -> tuple[dict[str, Any], dict[str, Any], 
         crossing_cell,
         fmt.fixed(value * 8 / 1e9, 2) if value is not None else "·",
         c.wins,
+        _gbit_cell(value, "sim.breakeven.wan.Cp_vs_A.m_mean.gbit"),
     )
     s.text(
-        f"(b) Compute budget, transform charged, from {fmt.grouped(BUDGET_SWEEP[0] / 1e9)} to "
-        f"{fmt.grouped(BUDGET_SWEEP[1] / 1e9)} GFLOP/s; every row uses E's single-seed steps (a hypothesis)."
+        "(b) The module's compute budget with the transform charged, searched from "
+        f"{_plain(BUDGET_SWEEP[0] / 1e9)} to {_plain(BUDGET_SWEEP[1] / 1e9)} GFLOP/s. All of these rows rest on "
+        "the step counts of E's single seed, so each one is a hypothesis."
     )
     t = s.table("Challenger vs incumbent, WAN", "Crossing", "Challenger wins")
     be_budget: dict[str, dict[str, object]] = {}
@@ -571,14 +631,51 @@ def _section_breakevens(ctx: _Context) -> tuple[dict[str, Any], dict[str, Any], 
             be_budget[f"{tk}.{ch}_vs_{inc}"] = {"value": value, "wins": c.wins}
             t.add(f"{cf.VARIANTS[ch].name} vs {cf.VARIANTS[inc].name}, {topo.label}", crossing_cell, c.wins)
     t.add("The transform stops binding (any WAN)", _gflops(budget_stops_binding(ModuleSpec())), "·")
-    return be_wan, be_budget, _enob_breakeven(ctx, s)
+    enob = _enob_breakeven(ctx, s)
+    _sweeps(s)
+    return be_wan, be_budget, enob
+
+
+def _gbit_cell(value: float | None, key: str) -> Cell | str:
+    """A WAN crossing in Gb/s to three significant figures (the home page's 52.7, 12.5 and 6.64), or "·"."""
+    if value is None:
+        return "·"
+    return cell(value * 8 / 1e9, f"{_sig(value * 8 / 1e9)} Gb/s", key)
+
+
+def _sweeps(s: Section) -> None:
+    """The ranges the break-evens searched, and the bisection's tolerance, as figures."""
+    s.text(
+        "The searched ranges. A pair with no crossing inside its range reads 'never' or 'always': the claim holds "
+        "only for that range. The WAN rows (a) and the ENOB rows (c) keep the module at [free]."
+    )
+    t = s.table("Searched range", "From", "To", "Range")
+    lo, hi = WAN_SWEEP
+    t.add(
+        "Inter-DC bandwidth, (a)",
+        cell(lo, f"{_plain(lo / 1e9)} GB/s", "sim.setting.wan_sweep.low"),
+        cell(hi, f"{_plain(hi / 1e9)} GB/s", "sim.setting.wan_sweep.high"),
+        _text_cell(f"{_plain(lo / 1e9)}–{_plain(hi / 1e9)} GB/s", "sim.setting.wan_sweep.range"),
+    )
+    lo, hi = BUDGET_SWEEP
+    t.add(
+        "Module compute budget, transform charged, (b)",
+        cell(lo, f"{_plain(lo / 1e9)} GFLOP/s", "sim.setting.budget_sweep.low"),
+        cell(hi, f"{_plain(hi / 1e9)} GFLOP/s", "sim.setting.budget_sweep.high"),
+        _text_cell(f"{_plain(lo / 1e9)}–{_plain(hi / 1e9)} GFLOP/s", "sim.setting.budget_sweep.range"),
+    )
+    t = s.table("Quantity", "Value")
+    t.add(
+        "Relative tolerance of the bisection",
+        cell(REL_TOL, _power_of_ten(REL_TOL), "sim.setting.breakeven.tolerance"),
+    )
 
 
 def _enob_breakeven(ctx: _Context, s: Section) -> list[dict[str, Any]]:
     s.text(
-        "(c) ENOB enters only through convergence: the steps of the optics run at that ENOB, as a step function "
-        f"between the measured ENOB values (one seed each), with 8 planes. Time to {TARGET} against AdamW; E and E′ "
-        "at [free]."
+        "(c) ENOB acts on the result only through training: at each measured ENOB the optics run's own step count "
+        "is used (one seed each, 8 planes), held constant up to the next measured value. Times to "
+        f"{TARGET} are set against AdamW's, with E and E′ at [free]."
     )
     enob_cfgs = sorted(
         (
@@ -623,8 +720,8 @@ def _enob_breakeven(ctx: _Context, s: Section) -> list[dict[str, Any]]:
 def _section_planes(ctx: _Context) -> list[dict[str, Any]]:
     s = ctx.doc.section("8. Bit planes")
     s.text(
-        f"Each plane is one optical pass, so planes set the optics stage's rate as well as accuracy. {ctx.home.label}, "
-        "ENOB 8, [free]; one seed per plane count."
+        "A bit plane costs one optical pass, so the plane count fixes the optics stage's rate as well as the "
+        f"precision. {ctx.home.label}, ENOB 8, [free]; one seed for each plane count."
     )
     t = s.table(
         "Planes", "Optics, G values/s", "Binding stage", "Steps to 3.158", "E [free]", "E′ [free] (hypothetical)"
@@ -668,12 +765,13 @@ def _shared_wan_plan(ctx: _Context, v: str, b: str | None) -> tuple[cf.StepPlan,
 def _section_shared_wan(ctx: _Context) -> dict[str, dict[str, Any]]:
     s = ctx.doc.section("9. A shared WAN (discrete-event engine)")
     s.text(
-        f"Other jobs' traffic on every WAN egress: Poisson arrivals of {fmt.grouped(fifo.BACKGROUND_TRANSFER_BYTES / 1e6)} MB "
-        "transfers (illustrative) at a load given as a share of the link. The sync's WAN transfers are cut into "
-        "1 MB chunks and queue FIFO with them. Mean step over "
-        f"{SHARED_WAN_SYNCS} syncs, {ctx.home.label}, seed {SHARED_WAN_SEED}; the spread is the range of the "
-        f"mean over seeds {SHARED_WAN_SEED} and {', '.join(str(s) for s in SHARED_WAN_SPREAD_SEEDS)} at load 0.9. "
-        "The closed form cannot see this queueing."
+        "Background traffic from other jobs on each WAN egress: "
+        f"{_plain(fifo.BACKGROUND_TRANSFER_BYTES / 1e6)} MB transfers (illustrative) arriving as a Poisson process, "
+        "at a load expressed as a fraction of the link's capacity. The sync's own WAN transfers are split into "
+        f"pieces of at most {_plain(fifo.CHUNK_BYTES / 1e6)} MB and wait in the same FIFO queue. Each mean is taken "
+        f"over {SHARED_WAN_SYNCS} syncs on {ctx.home.label} with seed {SHARED_WAN_SEED}; the spread is the range "
+        f"of that mean across seeds {SHARED_WAN_SEED}, {_seeds_text(SHARED_WAN_SPREAD_SEEDS)} at load "
+        f"{fmt.fixed(SHARED_WAN_LOADS[-1], 1)}. The closed form has no queues and cannot show any of this."
     )
     # Every (variant, load, seed) run is an independent point: run them all at once, then lay them out.
     points: list[EnginePoint] = []
@@ -698,15 +796,40 @@ def _section_shared_wan(ctx: _Context) -> dict[str, dict[str, Any]]:
         cells.append(cell(statistics.pstdev(means), spread, f"sim.shared_wan.{v}.load0_9.spread"))
         shared[v] = row
         t.add(*cells)
+    t = s.table("Setting", "Value")
+    for load in SHARED_WAN_LOADS:
+        tag = fmt.fixed(load, 1)
+        t.add(
+            f"Background load, column Load {tag}",
+            cell(load, tag, f"sim.setting.shared_wan.load{tag.replace('.', '_')}"),
+        )
+    mb = fifo.BACKGROUND_TRANSFER_BYTES
+    t.add("Size of each background transfer", cell(mb, f"{_plain(mb / 1e6)} MB", "sim.setting.shared_wan.transfer"))
+    t.add(
+        "Largest piece of the sync's WAN transfers",
+        cell(fifo.CHUNK_BYTES, f"{_plain(fifo.CHUNK_BYTES / 1e6)} MB", "sim.setting.shared_wan.chunk"),
+    )
+    t.add("Syncs in each mean", cell(SHARED_WAN_SYNCS, fmt.integer(SHARED_WAN_SYNCS), "sim.setting.shared_wan.syncs"))
+    t.add("Seed of the means", cell(SHARED_WAN_SEED, str(SHARED_WAN_SEED), "sim.setting.shared_wan.seed"))
+    t.add(
+        "Other seeds of the spread",
+        _text_cell(_seeds_text(SHARED_WAN_SPREAD_SEEDS), "sim.setting.shared_wan.spread_seeds"),
+    )
     return shared
+
+
+def _seeds_text(seeds: tuple[int, ...]) -> str:
+    """``1 and 2``; ``1, 2 and 3``."""
+    names = [str(x) for x in seeds]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _section_extrapolations(ctx: _Context) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
     s = ctx.doc.section("10. Extrapolations (outside the experiment)")
     s.text(
-        f"Model size, {ctx.home.label}: every row is extrapolated. Compute, payloads and the module's stream "
-        "scale with the parameter count; the steps to 3.158 are kept as measured (an assumption). The largest "
-        "size is the Llama-3-8B shape from the presets."
+        f"Model size on {ctx.home.label}; every row is an extrapolation. Compute, payloads and the module's "
+        f"stream grow in proportion to the parameter count, while the steps to {TARGET} stay as measured, which "
+        "is an assumption. The largest size is the presets' Llama-3-8B shape."
     )
     size_cols = [("A", None), ("B", None), ("Cp", None), ("E", "high"), ("Ep", "free")]
     t = s.table(
@@ -728,9 +851,10 @@ def _section_extrapolations(ctx: _Context) -> tuple[list[dict[str, Any]], dict[s
         size_data.append(row)
         t.add(*cells)
     s.text(
-        "DiLoCo-style syncing every H steps, same steps to 3.158 (an assumption, not a measurement: DiLoCo also "
-        "changes the optimiser). Training compute runs every step; the transform, the module and the collective "
-        f"once per sync. {ctx.home.label}; E and E′ at [free]."
+        f"Syncing once every H steps, in the manner of DiLoCo, with the steps to {TARGET} left unchanged. That "
+        "is assumed, not measured, and DiLoCo changes the optimiser as well. Training compute happens at every "
+        "step; the transform, the module's stream and the collective happen once per sync. "
+        f"{ctx.home.label}; E and E′ at [free]."
     )
     dl_cols = [("A", None), ("B", None), ("C", None), ("Cp", None), ("E", "free"), ("Ep", "free")]
     t = s.table("H (extrapolated)", *[_row_label(v, b) for v, b in dl_cols])
@@ -744,14 +868,27 @@ def _section_extrapolations(ctx: _Context) -> tuple[list[dict[str, Any]], dict[s
             dl_data.setdefault(str(h), {})[f"{v}{_suffix(b)}"] = x
             cells.append(cell(x, _s(x), f"sim.extrap.diloco.h{h}.{v}.s"))
         t.add(*cells)
+    t = s.table("Setting (extrapolated)", "Value")
+    for label, n in scaled_sizes(ctx.inputs.n_params, ctx.presets.llama3_8b_params):
+        multiple = n / ctx.inputs.n_params
+        if label.endswith("x") and multiple == int(multiple):
+            t.add(
+                f"Model size, {label} the experiment's parameters (extrapolated)",
+                cell(multiple, f"{fmt.integer(int(multiple))}x", f"sim.setting.size.{label}"),
+            )
+    for h in DILOCO_H:
+        t.add(
+            f"Sync interval, the row H = {h} (extrapolated)",
+            cell(h, fmt.integer(h), f"sim.setting.diloco.h{h}"),
+        )
     return size_data, dl_data
 
 
 def _section_published(ctx: _Context) -> dict[str, dict[str, Any]]:
     s = ctx.doc.section("11. Published figures and ours")
     s.text(
-        "Every simulation figure quoted by deck CiT 05 and the Compute in Transit results page that this model "
-        "produces, with ours. 'yes' means the same text after formatting."
+        "Each simulation figure that deck CiT 05 or the Compute in Transit results page quotes and that this "
+        "model computes, beside our value. 'yes' means the two texts are identical once formatted."
     )
     compare = published_against_ours(
         s, ctx.doc, (Published(key, text, key) for key, text in PUBLISHED.items()), first_column="Figure key"
@@ -759,6 +896,199 @@ def _section_published(ctx: _Context) -> dict[str, dict[str, Any]]:
     for paragraph in _published_notes(ctx, compare):
         s.text(paragraph)
     return compare
+
+
+# Short names of the inter-DC links whose names hold a number the content must show as a figure.
+_LINK_ORDER = ("ib-ndr", "eth-100g", "eth-25g", "wan-8g", "eth-400g", "eth-800g")
+
+
+def _link_short(key: str, gbit: float) -> str | None:
+    """``8 Gb/s WAN``, ``400G``, ``800G`` for the illustrative links (derived from their bandwidth), else None."""
+    if key == "wan-8g":
+        return f"{_plain(gbit)} Gb/s WAN"
+    if key in ("eth-400g", "eth-800g"):
+        return f"{_plain(gbit)}G"
+    return None
+
+
+def _section_inputs(ctx: _Context) -> None:
+    s = ctx.doc.section("12. Inputs and settings")
+    s.text(
+        "Every input of the model that the experiment does not measure, with where it comes from. The device and "
+        "the links are read and validated from presets.yaml, pinned by SHA-256 in data/sources.yaml: the "
+        "presets of Disaggregated_Inference_Sim at the commit deck CiT 05 names. That file's header records that "
+        "this commit holds no hardware.py and that its values were read at a version that does, whose presets "
+        "reproduce the figures in that commit's results file; both short hashes are named constants of "
+        "site_builder.sources.presets, since a YAML comment is not data. The MFU, the module's figures, the "
+        "budgets and the illustrative links are named constants of the model, each marked with its origin: the "
+        "deck, the module's paper, its developer, or an illustrative choice. The measured inputs, steps to each "
+        "loss and bytes per step, come from the experiment model (section 1 here, and the experiment's results)."
+    )
+    pr = ctx.presets
+    dev = pr.device
+    t = s.table("Presets and device", "Value", "From")
+    t.add(
+        "Presets commit named by the deck",
+        _text_cell(pr.commit_named, "sim.setting.presets.commit"),
+        "deck CiT 05; presets.yaml's header",
+    )
+    t.add(
+        "Commit the preset values were read at",
+        _text_cell(pr.commit_read, "sim.setting.presets.commit_read"),
+        "presets.yaml's header",
+    )
+    t.add("Accelerator", _text_cell(dev.name, "sim.setting.device.name"), "presets.yaml, accelerators.h100")
+    t.add(
+        "Peak BF16 dense rate",
+        cell(dev.peak_flops, f"{_plain(dev.peak_flops / 1e12)} TFLOP/s", "sim.setting.device.peak"),
+        "presets.yaml, accelerators.h100",
+    )
+    t.add(
+        "Model FLOPs utilisation (MFU)",
+        cell(dev.mfu, fmt.fixed(dev.mfu, 2), "sim.setting.device.mfu"),
+        "deck CiT 05 (not the presets' default)",
+    )
+    t.add(
+        "Rate a worker trains at (peak × MFU)",
+        cell(dev.flops, f"{_plain(dev.flops / 1e12, 1)} TFLOP/s", "sim.setting.device.achieved"),
+        "derived",
+    )
+    t.add(
+        "Static power per GPU",
+        cell(dev.idle_w, f"{_plain(dev.idle_w)} W", "sim.setting.device.static_w"),
+        "presets.yaml (illustrative)",
+    )
+    t.add(
+        "Energy per FLOP",
+        cell(dev.pj_per_flop, f"{_plain(dev.pj_per_flop)} pJ/FLOP", "sim.setting.device.pj_per_flop"),
+        "presets.yaml (illustrative)",
+    )
+
+    s.text(
+        "Links: NDR joins the workers inside a data centre (and is the port a pluggable module sits on); the "
+        "others join the data centres. The last three are illustrative, derived from the 100 GbE preset with "
+        "only the bandwidth changed."
+    )
+    t = s.table("Link", "Short name", "Bandwidth", "In bits", "Latency", "Energy per bit", "From")
+    for key in _LINK_ORDER:
+        li = pr.links[key]
+        gbit = li.bandwidth * 8 / 1e9
+        short = _link_short(key, gbit)
+        t.add(
+            li.name,
+            _text_cell(short, f"sim.setting.link.{key}.name") if short else "·",
+            cell(li.bandwidth, f"{_plain(li.bandwidth / 1e9)} GB/s", f"sim.setting.link.{key}.gbytes"),
+            cell(gbit, f"{_plain(gbit)} Gb/s", f"sim.setting.link.{key}.gbit"),
+            cell(li.latency, f"{_plain(li.latency * 1e6)} µs", f"sim.setting.link.{key}.latency"),
+            cell(li.pj_per_bit, f"{_plain(li.pj_per_bit)} pJ/bit", f"sim.setting.link.{key}.pj_per_bit"),
+            "illustrative" if li.illustrative else f"presets.yaml, links.{key}",
+        )
+
+    s.text("Topologies: how the workers are spread over data centres, and the inter-DC links each shape is run on.")
+    t = s.table("Shape", "Data centres", "Workers per data centre", "Inter-DC links")
+    shapes: dict[tuple[int, int], list[str]] = {}
+    for key, _label, dcs, per_dc, wan in cf.TOPOLOGY_SPECS:
+        shapes.setdefault((dcs, per_dc), []).append(key if wan is None else wan)
+    for (dcs, per_dc), links in shapes.items():
+        names = [
+            "none (NDR only)"
+            if k not in pr.links
+            else (_link_short(k, pr.links[k].bandwidth * 8 / 1e9) or pr.links[k].name)
+            for k in links
+        ]
+        t.add(
+            _text_cell(f"{dcs} DC × {per_dc}", f"sim.setting.shape.{dcs}dc{per_dc}"),
+            fmt.integer(dcs),
+            fmt.integer(per_dc),
+            ", ".join(names),
+        )
+
+    base = ModuleSpec()
+    optics_bits = base.lanes * base.lane_bits_per_s
+    t = s.table("The module", "Value", "From")
+    t.add(
+        "Module port rate (QSFP56)",
+        cell(base.port_bytes_per_s, f"{_plain(base.port_bytes_per_s / 1e9)} GB/s", "sim.setting.module.port"),
+        "deck CiT 05 (the QSFP56 form factor is the paper's)",
+    )
+    ndr = pr.links["ib-ndr"]
+    t.add(
+        "Rate of the port the module sits on (NDR)",
+        cell(ndr.bandwidth, f"{_plain(ndr.bandwidth / 1e9)} GB/s", "sim.setting.module.host_port"),
+        "presets.yaml, links.ib-ndr",
+    )
+    t.add("Optical lanes", cell(base.lanes, fmt.integer(base.lanes), "sim.setting.module.lanes"), "the module's paper")
+    t.add(
+        "Rate per lane (NRZ)",
+        cell(base.lane_bits_per_s, f"{_plain(base.lane_bits_per_s / 1e9)} Gb/s", "sim.setting.module.lane"),
+        "the module's paper",
+    )
+    t.add(
+        "Optical line rate (lanes × rate)",
+        cell(optics_bits, f"{_plain(optics_bits / 1e9)} Gb/s", "sim.setting.module.optics_gbit"),
+        "derived",
+    )
+    t.add(
+        "Optical line rate in bytes (÷ 8 bits)",
+        cell(optics_bits / 8, f"{_plain(optics_bits / 8e9)} GB/s", "sim.setting.module.optics_gbytes"),
+        "derived",
+    )
+    e_planes = ctx.inputs.configs["E"].planes
+    if e_planes != base.planes:
+        raise ValueError(f"the module's {base.planes} bit planes are not the E run's {e_planes}")
+    t.add(
+        "Bit planes, one optical pass each",
+        cell(base.planes, fmt.integer(base.planes), "sim.setting.module.planes"),
+        "the model's default, checked equal to the E run's",
+    )
+    t.add(
+        "Optics stage rate at that plane count",
+        cell(
+            stage_rates(base)["optics"],
+            f"{_plain(stage_rates(base)['optics'] / 1e9)} G values/s",
+            "sim.setting.module.optics_gvalues",
+        ),
+        "derived (line rate ÷ planes)",
+    )
+    t.add(
+        "Points of the real FFT per chunk",
+        cell(CHUNK, fmt.integer(CHUNK), "sim.setting.module.fft_points"),
+        "deck CiT 05",
+    )
+    t.add(
+        "FLOPs per value of that FFT",
+        cell(base.flops_per_value, _plain(base.flops_per_value), "sim.setting.module.flops_per_value"),
+        "derived (2.5·n·log2 n ÷ n)",
+    )
+    t.add(
+        "FPGA stage rate",
+        cell(base.fpga_values_per_s, f"{_plain(base.fpga_values_per_s / 1e9)} G values/s", "sim.setting.module.fpga"),
+        "illustrative",
+    )
+    t.add(
+        "Latency of one pass through the module",
+        cell(base.latency_s, f"{_plain(base.latency_s * 1e6)} µs", "sim.setting.module.latency"),
+        "illustrative",
+    )
+    t.add(
+        "Static power",
+        cell(base.static_w, f"{_plain(base.static_w)} W", "sim.setting.module.static_w"),
+        "the module's paper",
+    )
+    t.add("Laser power", cell(base.laser_w, f"{_plain(base.laser_w)} W", "sim.setting.module.laser_w"), "illustrative")
+    t.add(
+        "Energy per bit processed (laser excluded)",
+        cell(base.pj_per_bit, f"{_plain(base.pj_per_bit)} pJ/bit", "sim.setting.module.pj_per_bit"),
+        "the developer's website",
+    )
+    for b in ("low", "high"):
+        flops = BUDGETS[b]
+        assert flops is not None
+        t.add(
+            f"Compute budget [{b}], transform charged",
+            cell(flops, _budget_text(b), f"sim.setting.module.budget.{b}"),
+            "illustrative bracket (deck CiT 05)",
+        )
 
 
 def _published_notes(ctx: _Context, compare: dict[str, dict[str, Any]]) -> list[str]:
@@ -960,6 +1290,7 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
     shared = _section_shared_wan(ctx)
     size, diloco = _section_extrapolations(ctx)
     compare = _section_published(ctx)
+    _section_inputs(ctx)
     doc.data = {
         "target": TARGET,
         "parameters": _parameters(ctx),
@@ -986,20 +1317,22 @@ def build_simulation_results(inputs: SimInputs, presets: Presets) -> ResultsDoc:
 
 
 _INTRO = """\
-The experiment counted steps and bytes; this model turns them into seconds and joules for 8 workers training
-across data centres. Each step is the worker's compute, then (where a module is used) the module's stream,
-then one sync of the update, built as rounds of a collective on a topology of data centres joined by a WAN.
-Every figure comes from a closed form; a discrete-event model runs the same rounds over links modelled as
-FIFO queues (each transfer starts at the later of its arrival and the end of the work queued before it; a SimPy
-event simulation of the same model gives the same step times, bit for bit, in the tests), equals the closed form
-at zero background load, and alone can show a WAN shared with other jobs.
+This document converts the experiment's step counts and byte counts into seconds and joules, for 8
+data-parallel workers whose data centres are joined by a wide-area network. A step has three parts in order: the
+worker's own compute, the module's pass over the delta when the variant has a module, and a single sync of the
+update, which the model assembles as the rounds of a collective over the chosen topology. The closed form gives
+every figure below. Beside it, a discrete-event engine replays the same rounds on links treated as first-in,
+first-out queues (a transfer starts once it has arrived and the link has finished what was queued ahead of it).
+With no background traffic the engine agrees with the closed form, a SimPy version of it agrees with ours bit
+for bit in the tests, and only the engine can model a WAN that other jobs use too.
 
-Conventions, in short: compute = 6·N·tokens per worker at 989 TFLOP/s × MFU 0.40; a ring round lasts latency +
-bytes ÷ bandwidth; across DCs collectives are hierarchical (NDR inside a DC, the DC's workers sharing its WAN
-egress); a pluggable module caps its worker's traffic at its 25 GB/s port; E′'s summed band comes back
-store-and-forward, through the module in the switch's port and then over NDR; the GPU is charged for the band's
-or top-k's forward transform; time to target = whole steps × step time (the seeds' mean, rounded, as the deck
-states it). C′ and E′ are hypothetical (not run; they reuse
-C's and E's steps); the 8 Gb/s WAN share, the 400G and 800G links, the laser power, the FPGA rate and the
-module latency are illustrative; section 10 is extrapolated. Steps for E at other ENOB and plane counts are
-single seeds."""
+The conventions, briefly. Compute is 6·N·tokens FLOPs per worker, run at the H100's 989 TFLOP/s times an MFU of
+0.40. A ring round costs a latency plus bytes over bandwidth. Across data centres every collective is
+hierarchical: NDR inside a DC, and the DC's workers sharing its WAN egress. A pluggable module limits its
+worker's traffic to the module's 25 GB/s. E′'s summed band returns store-and-forward, first through the module
+at the switch's port, then over NDR. The GPU pays for the forward transform of the band or of top-k. The time
+to target is a whole number of steps (the seeds' mean, rounded as the deck rounds it) times the step time.
+Hypothetical: C′ and E′, never run, which borrow C's and E's step counts. Illustrative: the 8 Gb/s WAN share,
+the 400G and 800G links, the laser power, the FPGA rate and the module's latency. Extrapolated: all of section
+10. From one seed: E's steps at the other ENOB and plane settings. Section 12 lists every input and setting
+with its origin."""

@@ -24,6 +24,13 @@ WAN_SHARE_BANDWIDTH = 1.0e9
 LINK_400G_BANDWIDTH = 50.0e9
 LINK_800G_BANDWIDTH = 100.0e9
 
+# From deck CiT 05: the presets are Disaggregated_Inference_Sim's at this commit. presets.yaml's header records it
+# (69ffd2b8886c03f164bdb07dea954d1452169a06), says that commit holds no hardware.py, and that its values were read
+# at 0caa0905bdac5e05bc53b5ee26de83fdcf6666fb, the version that reproduces that commit's results file exactly.
+# A YAML comment is not data, so both short hashes are named here, as the deck and the file's header give them.
+PRESETS_COMMIT_NAMED = "69ffd2b"
+PRESETS_COMMIT_READ = "0caa090"
+
 REQUIRED_LINKS = ("ib-ndr", "eth-100g", "eth-25g")
 
 
@@ -93,4 +100,10 @@ def validate_presets(raw: object, label: str) -> Presets:
         if value != int(value):
             raise InputError(label, "models.llama3-8b.params_total_untied", "an integer", describe(value))
         llama = int(value)
-    return Presets(device=device, links=links, llama3_8b_params=llama)
+    return Presets(
+        device=device,
+        links=links,
+        llama3_8b_params=llama,
+        commit_named=PRESETS_COMMIT_NAMED,
+        commit_read=PRESETS_COMMIT_READ,
+    )

@@ -93,3 +93,76 @@ def test_labels(doc: ResultsDoc) -> None:
                 assert "hypothetical" in k.row, k
         if k.key.startswith("sim.extrap."):
             assert "extrapolated" in k.row, k
+
+
+# Inputs, settings and ranges the content shows as figures (deck CiT 05, the CiT home page, the FOptTrn hub).
+SETTINGS = {
+    "sim.setting.presets.commit": "69ffd2b",
+    "sim.setting.device.mfu": "0.40",
+    "sim.setting.device.peak": "989 TFLOP/s",
+    "sim.setting.device.static_w": "100 W",
+    "sim.setting.device.pj_per_flop": "1 pJ/FLOP",
+    "sim.setting.module.static_w": "9.7 W",
+    "sim.setting.module.laser_w": "2 W",
+    "sim.setting.module.pj_per_bit": "2.76 pJ/bit",
+    "sim.setting.module.port": "25 GB/s",
+    "sim.setting.module.host_port": "50 GB/s",
+    "sim.setting.module.lanes": "4",
+    "sim.setting.module.lane": "14 Gb/s",
+    "sim.setting.module.optics_gbit": "56 Gb/s",
+    "sim.setting.module.optics_gbytes": "7 GB/s",
+    "sim.setting.module.budget.low": "10 GFLOP/s",
+    "sim.setting.module.budget.high": "99 GFLOP/s",
+    "sim.setting.shared_wan.transfer": "1 MB",
+    "sim.setting.shared_wan.syncs": "200",
+    "sim.setting.shared_wan.load0_0": "0.0",
+    "sim.setting.shared_wan.load0_5": "0.5",
+    "sim.setting.shared_wan.load0_9": "0.9",
+    "sim.setting.wan_sweep.range": "0.1–1,000 GB/s",
+    "sim.setting.wan_sweep.low": "0.1 GB/s",
+    "sim.setting.wan_sweep.high": "1,000 GB/s",
+    "sim.setting.budget_sweep.range": "1–100,000 GFLOP/s",
+    "sim.setting.breakeven.tolerance": "1e-4",
+    "sim.setting.shape.1dc8": "1 DC × 8",
+    "sim.setting.shape.2dc4": "2 DC × 4",
+    "sim.setting.shape.8dc1": "8 DC × 1",
+    "sim.setting.link.wan-8g.gbit": "8 Gb/s",
+    "sim.setting.link.wan-8g.gbytes": "1 GB/s",
+    "sim.setting.link.eth-400g.name": "400G",
+    "sim.setting.link.eth-800g.name": "800G",
+    "sim.setting.size.10x": "10x",
+    "sim.setting.size.100x": "100x",
+    "sim.setting.diloco.h1000": "1,000",
+    # the home page's Gb/s equivalents of the WAN break-evens
+    "sim.breakeven.wan.Cp_vs_A.m.gbit": "52.7 Gb/s",
+    "sim.breakeven.wan.Ep_vs_A.e.gbit": "12.5 Gb/s",
+    "sim.breakeven.wan.Ep_vs_A.c.gbit": "6.64 Gb/s",
+}
+
+
+@pytest.mark.parametrize(("key", "text"), sorted(SETTINGS.items()))
+def test_setting_figure(figures: dict[str, str], key: str, text: str) -> None:
+    assert figures[key] == text
+
+
+def test_gbit_is_the_crossing_in_bits(doc: ResultsDoc) -> None:
+    cells = {k.key: k for k in doc.keyed_cells()}
+    for key, c in cells.items():
+        if key.endswith(".gbit") and key.startswith("sim.breakeven.wan."):
+            gbps = cells[key.removesuffix(".gbit") + ".gbps"].value
+            assert isinstance(gbps, float) and c.value == gbps * 8 / 1e9, key
+
+
+def test_module_shares_are_shares_of_the_whole_step(doc: ResultsDoc) -> None:
+    """The home page's 57.4% and 60.7%: the module's 2.26 ms over E's 3.943 ms and E′'s 3.726 ms steps."""
+    v = {k.key: k.value for k in doc.keyed_cells()}
+    t = {k.key: k.text for k in doc.keyed_cells()}
+    assert (t["sim.module.time_ms.free"], t["sim.step_ms.2dc4.100gbe.E.free"]) == ("2.26 ms", "3.943 ms")
+    for step, share in (("E", "57.4%"), ("Ep", "60.7%")):
+        got = v[f"sim.hotspot.{step}.free.module_optics"]
+        assert abs(got - v["sim.module.time_ms.free"] / v[f"sim.step_ms.2dc4.100gbe.{step}.free"]) < 1e-12
+        assert t[f"sim.hotspot.{step}.free.module_optics"] == share
+
+
+def test_inputs_section(doc: ResultsDoc) -> None:
+    assert any(s.title == "12. Inputs and settings" for s in doc.sections)

@@ -34,3 +34,5 @@ class Presets:
     device: Device
     links: dict[str, Link]
     llama3_8b_params: int | None = None  # models.llama3-8b.params_total_untied, for the size extrapolation
+    commit_named: str = ""  # the Disaggregated_Inference_Sim commit deck CiT 05 names for the presets
+    commit_read: str = ""  # the commit presets.yaml's values were read at (its header says why)
