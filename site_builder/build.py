@@ -43,7 +43,7 @@ from site_builder.producers import (
 )
 from site_builder.records import figures_shown, fixed_records
 from site_builder.series import SERIES
-from site_builder.sources.reading import DATA_MAX_BYTES, read_text
+from site_builder.sources.reading import DATA_MAX_BYTES, links_stay_inside, read_text
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -478,6 +478,8 @@ def _build(
     store = results_cache.ResultsCache(paths.cache)
     kept = basis.read(store, state.basis) if state.basis and store.folder is not None else None
     front = FrontMatter(kept.front_matter if kept is not None else None)
+    for folder in (paths.templates, paths.data):  # content/ is checked as it is read
+        links_stay_inside(folder, folder.name, paths.project)
     pages = load_content(paths.content, front)
     if kept is None:
         pinned: pins.Pinned | None = load_pinned(paths)

@@ -11,7 +11,7 @@ from typing import Any
 from site_builder.errors import InputError, describe
 from site_builder.page_kinds import CONTENT_KINDS
 from site_builder.series import SERIES
-from site_builder.sources.reading import CONTENT_MAX_BYTES, load_yaml, read_text
+from site_builder.sources.reading import CONTENT_MAX_BYTES, links_stay_inside, load_yaml, read_text
 from site_builder.suggest import did_you_mean
 
 URL_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -148,5 +148,6 @@ def load_page(path: Path, root: Path, front: FrontMatter | None = None) -> Page:
 def load_content(root: Path, front: FrontMatter | None = None) -> list[Page]:
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
+    links_stay_inside(root, "content", root.parent)
     glossary = root / "glossary"  # term files, not pages (site_builder/glossary.py reads them)
     return [load_page(p, root, front) for p in sorted(root.rglob("*.md")) if not p.is_relative_to(glossary)]

@@ -11,11 +11,28 @@ class InputError(BuildError):
     """Bad input: names the file, the key path or line, the expectation and what was found."""
 
     def __init__(self, file: str, where: str, expected: str, found: str) -> None:
+        file = printable(file)
         self.file = file
         self.where = where
         self.expected = expected
         self.found = found
         super().__init__(f"{file}: {where}: expected {expected}, found {found}")
+
+
+def printable(name: str) -> str:
+    """A file name as an error line shows it: newlines, control characters and bytes that are not UTF-8 escaped,
+    so one error stays one line and no escape sequence reaches the terminal."""
+    if name.isprintable():
+        return name
+    out = []
+    for c in name:
+        if 0xD800 <= ord(c) <= 0xDFFF:  # a byte that was not UTF-8, as Python keeps it in a name
+            out.append(f"\\x{ord(c) & 0xFF:02x}")
+        elif c.isprintable():
+            out.append(c)
+        else:
+            out.append(c.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 def describe(value: object, limit: int = 60) -> str:

@@ -55,13 +55,15 @@ class Record:
 
 
 def walk(root: str, prefix: str) -> Iterator[tuple[str, str]]:
-    """(label, path) of every regular file under ``root`` (symbolic links followed, as the readers follow them), sorted."""
+    """(label, path) of every regular file and symbolic link under ``root``, sorted."""
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError):
         return
     for e in entries:
-        if e.is_dir():
+        if e.is_symlink():  # by name: a link is never followed into a folder (the build refuses such links)
+            yield f"{prefix}{e.name}", e.path
+        elif e.is_dir():
             if e.name not in SKIP_DIRS:
                 yield from walk(e.path, f"{prefix}{e.name}/")
         elif e.is_file() and not e.name.endswith((".pyc", ".pyo")):
@@ -107,11 +109,25 @@ def input_files(
                     if digest is not None:
                         files[label] = digest
                         continue
+                if os.path.islink(path):
+                    files[label] = _link_digest(path, paths.project)
+                    continue
                 with open(path, "rb") as f:
                     files[label] = hashlib.file_digest(f, "sha256").hexdigest()
             except OSError:
                 files[label] = "unreadable"
     return files
+
+
+def _link_digest(path: str, project: Path) -> str:
+    """A symbolic link's digest: where it points, and the bytes of its target only when that is a file inside the
+    project (a link that leaves it is refused by the build, and what it points at is never read)."""
+    h = hashlib.sha256(b"link\0" + os.fsencode(os.readlink(path)))
+    target = os.path.realpath(path)
+    if Path(target).is_relative_to(os.path.realpath(project)) and os.path.isfile(target):
+        with open(target, "rb") as f:
+            h.update(hashlib.file_digest(f, "sha256").digest())
+    return h.hexdigest()
 
 
 def inputs_digests(opts: Options, paths: Paths, files: dict[str, str]) -> tuple[str, str]:
@@ -129,7 +145,7 @@ def inputs_digests(opts: Options, paths: Paths, files: dict[str, str]) -> tuple[
     every = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
     basis = every.copy()
     for label, digest in files.items():
-        line = f"\n{label}\0{digest}".encode()
+        line = f"\n{label}\0{digest}".encode("utf-8", "surrogateescape")  # a name need not be UTF-8
         every.update(line)
         if not label.startswith("content/"):
             basis.update(line)

@@ -23,7 +23,10 @@ NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "a number format (BF16, FP8, FP32, INT8, int64, E4M3, E5M2)",
         re.compile(r"(?:BF|FP|INT|int|uint)(?:4|8|16|32|64)|E[45]M[23]"),
     ),
-    ("a model name (Llama-3-8B, GPT-2)", re.compile(r"Llama-\d(?:\.\d)?(?:-\d+B)?|GPT-\d")),
+    (
+        "a model name (Llama-3-8B, Llama-3-8B-shaped, GPT-2, Hyena-2)",
+        re.compile(r"(?:Llama-\d(?:\.\d)?(?:-\d+B)?|GPT-\d|Hyena-\d)(?:-[a-z]+)?"),
+    ),
     ("an accelerator name (H100, A100, B200, TPUv4)", re.compile(r"[HAB]\d{3}|TPUv\d")),
     ("a rule or optics name (6N, 4f, 2f)", re.compile(r"6N|[24]f")),
     ("a dimension name (1-D, 2-D, 3-D)", re.compile(r"[123]-D")),
@@ -32,8 +35,9 @@ NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 # Words that, directly after a number, make it a name: an Ethernet standard ("100 GbE", "25 GbE").
 NAME_AFTER = frozenset({"GbE"})
-# Words that, directly before a two-digit number, make it a deck number: "FOptTrn 01", "CiT 05", "deck 04".
-DECK_WORDS = frozenset({"FOptTrn", "CiT", "Deck", "deck", "Decks", "decks"})
+# Words that, directly before a two-digit number, make it a deck number: "FOptTrn 01", "CiT 05", "deck 04"
+# (FOptInf: the sister series on inference, whose findings the decks quote).
+DECK_WORDS = frozenset({"FOptTrn", "FOptInf", "CiT", "Deck", "deck", "Decks", "decks"})
 DECK_NUMBER = re.compile(r"\d{2}")
 CITATION = re.compile(r"\((?:19|20)\d{2}[a-z]?\)|(?:19|20)\d{2}[a-z]?")  # a year, after "et al." or in (…)
 WORD = re.compile(r"\S+")

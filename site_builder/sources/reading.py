@@ -123,6 +123,28 @@ def _read_fd(fd: int, limit: int, path: Path, label: str) -> bytes:
     return b"".join(chunks)
 
 
+def links_stay_inside(folder: Path, label: str, inside: Path) -> None:
+    """Refuse a symbolic link under ``folder`` (``label`` names the folder in errors) that points outside
+    ``inside`` (the project), a link to a folder (its files would be read under another name, or forever in a
+    loop) and a name that is not valid text: one line naming the link, never its target's content."""
+    root = Path(os.path.realpath(inside))
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        for name in sorted(dirnames) + sorted(filenames):
+            path = Path(dirpath) / name
+            rel = f"{label}/{path.relative_to(folder).as_posix()}"
+            try:
+                name.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(rel, "file name", "a name in UTF-8", "bytes that are not UTF-8") from None
+            if not os.path.islink(path):
+                continue
+            if name in dirnames or os.path.isdir(path):
+                raise InputError(rel, "file", "a file or folder, not a link to a folder", "a symbolic link")
+            target = Path(os.path.realpath(path))
+            if not target.is_relative_to(root):
+                raise InputError(rel, "file", "a file inside the project", "a symbolic link to a file outside it")
+
+
 def read_text(path: Path, label: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     """The UTF-8 text of the regular file ``path`` (``label`` names it in errors).
 
