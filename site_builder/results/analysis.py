@@ -7,17 +7,21 @@ formats them with ``site_builder.fmt`` and names the figure keys (prefix ``ana.`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import Any
 
 from site_builder import fmt
 from site_builder.models.analysis import checks, precision
+from site_builder.models.analysis.blocks import dense_matrix
 from site_builder.models.analysis.ledger import attention_layers, circ_block_of, per_token, sequence_cost, step_ledger
 from site_builder.models.analysis.masks import MaskBudget, budget_terms, mask_budget
-from site_builder.models.analysis.ops import padded_length
-from site_builder.models.analysis.optimizer import demo_cost
+from site_builder.models.analysis.ops import CADD, CMUL, padded_length, rfft
+from site_builder.models.analysis.optimizer import DEMO_REFERENCE_LENGTH, demo_cost
 from site_builder.models.analysis.shape import (
+    ATTN_EVERY,
     CIRC_BLOCK,
     CLUSTER_GPUS,
+    DMD_BIT_DEPTH,
     DMD_PIXELS,
     DMD_RATE_HZ,
     GPU_TFLOPS,
@@ -25,20 +29,22 @@ from site_builder.models.analysis.shape import (
     LENGTHS,
     LLAMA3_8B,
     STEP_TOKENS,
+    TRAINED_CONTEXT,
     VARIANT_LABELS,
     VARIANTS,
+    hybrid_ratio,
     hyena_matrices,
     matmul_params,
     mlp_matrices,
     params_untied,
 )
-from site_builder.models.analysis.sixn import six_n_check
-from site_builder.models.analysis.step import StepShares, step_shares
+from site_builder.models.analysis.sixn import RATIO_TOLERANCE, dense_flops_per_parameter, six_n_check
+from site_builder.models.analysis.step import StepShares, forward_share_per_sequence, step_shares
 from site_builder.results.cells import Published, cell, published_against_ours
 from site_builder.results_doc import Cell, ResultsDoc, Section
 
 # Lengths of the mask tables: up to Llama-3-8B's trained context (8,192); 32,768 is shown apart.
-MASK_LENGTHS: tuple[int, ...] = (2048, 4096, 8192)
+MASK_LENGTHS: tuple[int, ...] = tuple(n for n in LENGTHS if n <= TRAINED_CONTEXT)
 EXTRAPOLATED_LENGTH = 32768
 SCHEDULE_LENGTH = 2048
 SHORT: dict[str, str] = {
@@ -72,74 +78,105 @@ def _range_row(table: Any, label: str, key: str, values: Iterable[float], f: Cal
 
 # ------------------------------------------------------------------------------------------------ intro
 INTRO = """
-This file is written by `make results` from `site_builder.models.analysis`, our own rebuild of the
-training-step FLOP analysis behind the *Fourier Optics for Training* decks. It extends the forward-pass
-ledger of the sister inference analysis (same Llama-3-8B shape, same op classes, same cost conventions:
-a matmul costs 2mnk, a real FFT of length n costs 2.5 n log₂ n, a complex multiply 6 and a complex add 2;
-a causal long convolution of length L is zero-padded to the smallest power of two that is at least 2L)
-with a backward pass and an optimizer step, and asks how much of a training step an optical Fourier
-engine could take. Every figure quoted in the decks appears below in a table cell, computed, never
-typed in; where our value differs from the published one, the section says so and why.
+`make results` writes this file from `site_builder.models.analysis`, the model behind the *Fourier Optics
+for Training* decks, rebuilt here from its definitions. It starts from the sister inference series'
+ledger of a forward pass, keeping its model shape (Llama-3-8B), its op classes and its cost conventions
+(listed in section 2), adds the backward pass and the optimizer step, and then asks what part of a full
+training step a Fourier-optical engine could take over. Each number the decks quote is a cell of a table
+below, computed by the model, not typed in; where a cell differs from the figure published earlier, its
+section gives the reason.
 
-The variants are the transformer (Llama-3-8B), a Hyena-2 model of the same shape, a hybrid with one
-attention layer in four, and Hyena-2 with block-circulant weights (block 256). The step is 1,048,576
-tokens (512 sequences at 2,048 tokens, 32 at 32,768). The ratio of the hybrid, the block size, the step,
-the mask device and the cluster are illustrative.
+Four variants are compared: the transformer itself; Hyena-2 in the same shape; a hybrid that keeps
+attention in a regular fraction of its layers (section 2 gives the pattern); and Hyena-2 whose projection and MLP matrices are
+block-circulant. The settings of the study (tokens per step, sequence lengths, the circulant block, the
+hybrid's mix of layers, the mask device and the GPU cluster) are inputs, not results: the settings tables
+of sections 2 and 4 list them with the file each comes from. The hybrid's mix, the block size, the step,
+the device and the cluster are illustrative choices rather than measurements.
 """
 
-CONVENTIONS = """
-How the backward pass is counted:
+BACKWARD_RULES = """
+How the backward pass is priced:
 
-* **Matmuls** (projections, MLP, LM head) and the **attention products** (QKᵀ and AV): the backward
-  costs twice the forward (one product for the input gradient, one for the weight gradient). The input
-  embedding is a lookup and its gradient a scatter-add: no FLOPs either way.
-* **Short depthwise convolution and gating** (digital `other` work): the backward is twice the forward.
-  The convolution's input gradient is a correlation with the same taps and its tap gradient a
-  correlation of the same size; a gating product a·b has the two gradients g·b and g·a. This is the
-  matmul rule applied to every multiply, so the whole non-spectral ledger doubles.
-* **Long convolution**, per channel and sequence: an FFT of the output gradient G and an inverse FFT for
-  dU (two transforms, as in the forward); G·conj(H), a *weight-masked* product; G·conj(U), a
-  *data-by-data* product (U's spectrum is kept from the forward pass); and one complex add per bin to
-  accumulate dH over the step's sequences. Once per step per channel: the filter's FFT (counted in the
-  forward) and the inverse FFT of the accumulated dH (counted in the backward).
-* **Block-circulant weights**, per token and matrix: dX takes an FFT of each output-gradient block and an
-  inverse FFT of each input-gradient block, multiplies by the conjugate block spectra (weight-masked)
-  and sums over output blocks; dW is conj(X)·G per block pair (data-by-data), accumulated over the
-  step's tokens with one complex add per bin. Once per step per matrix: the FFT of every block's
-  defining vector (forward) and the inverse FFT of every accumulated block gradient (backward).
-* **Accumulations are digital.** Every sum of Fourier-domain products (block sums, dH over sequences, the
-  circulant dW over tokens) is counted as `other`, not as optical work. A sum is one complex add per
-  product (accumulating into a zeroed buffer).
-* **Once-per-step transforms are part of their pass.** The forward column includes the filter and
-  block-spectrum FFTs amortised over the step's sequences; the backward column includes the inverse
-  FFTs of the accumulated weight gradients. (Without the amortised filter FFTs the block-circulant
-  forward share at 4,096 tokens would read 14.17% instead of 14.18%.)
-* **Shares.** Optical work = transforms + all Fourier-domain products. The forward, backward and step
-  columns are optical work over that pass's FLOPs. Static share = transforms + weight-masked products
-  over the step's FLOPs: what an engine whose masks change only at optimizer steps could take. The
-  data-by-data column is the data-by-data products as a part of the step's optical work. Bounds are
-  Amdahl's 1/(1 − share) for the step share and for the static share.
-* Not counted, as in the inference ledger and the 6N rule: softmax, normalisations, activations, the
-  optimizer update itself, activation recomputation. All counts are exact integers.
+* **Matmuls and attention products.** The projections, the MLP, the LM head and attention's QKᵀ and AV
+  products each cost two forwards in the backward pass: one product yields the gradient of the input,
+  another the gradient of the weight. The input embedding is a lookup going forward and a scatter-add
+  coming back, so it costs no FLOPs in either direction.
+* **Short depthwise convolution and gating** (the digital `other` class) double as well. The short
+  convolution's input gradient correlates the incoming gradient with the same taps, and its tap gradient
+  is a correlation of equal size; a gating product a·b has the two gradients g·b and g·a. Applying the
+  matmul rule to every multiply in this way doubles the whole non-spectral part of the ledger.
+* **Long convolution**, for each channel of each sequence: the output gradient G is transformed and dU
+  comes back through an inverse transform, so the backward has exactly the forward's pair of FFTs. It then
+  needs G·conj(H), a *weight-masked* product, and G·conj(U), a *data-by-data* product that reuses the U
+  spectrum saved during the forward pass, plus one complex add per bin that sums dH across the step's
+  sequences. Once per step and channel come the filter's FFT (booked to the forward) and the inverse FFT
+  of the summed dH (booked to the backward).
+* **Block-circulant weights**, for each token and matrix: dX transforms every block of the output
+  gradient, multiplies it by the conjugated block spectra (weight-masked), sums over the output blocks and
+  inverse-transforms every block of the input gradient; dW multiplies conj(X) by G for every block pair
+  (data-by-data) and sums the result over the step's tokens, one complex add per bin. Once per step and
+  matrix come the FFT of each block's defining vector (forward) and the inverse FFT of each summed block
+  gradient (backward).
+* **Sums stay digital.** Adding up Fourier-domain products (over blocks, over the step's sequences for dH,
+  over tokens for the circulant dW) is booked as `other`, never as optical work, at one complex add per
+  product into a buffer that starts at zero.
+* **Once-per-step transforms belong to their pass.** The forward column carries the filter and
+  block-spectrum FFTs, spread over the step's sequences; the backward column carries the inverse FFTs of
+  the summed weight gradients.{once_note}
+* **Shares.** Optical work means transforms plus every Fourier-domain product. The forward, backward and
+  step columns give optical work as a part of that pass's FLOPs. The static share counts transforms and
+  weight-masked products only, over the step's FLOPs: the part open to an engine whose masks are
+  rewritten just once between optimizer steps. The data-by-data column gives those products as a part of
+  the step's optical work. The two bounds apply Amdahl's 1/(1 − share) to the step share and to the
+  static share.
+* Left out, as in the inference ledger and in the 6N rule: softmax, normalisations, activation
+  functions, the optimizer's own update and any recomputation of activations. Every count is an exact
+  integer.
 """
 
 
 # ------------------------------------------------------------------------------------------------ sections
+def _exact(x: Fraction) -> str:
+    """A ratio the ledger gives exactly: an integer when it is one, else three decimals."""
+    return fmt.integer(int(x)) if x.denominator == 1 else fmt.fixed(float(x), 3)
+
+
 def _section_sixn(doc: ResultsDoc) -> list[dict[str, Any]]:
     s = doc.section("1. Cross-check: the 6N rule")
     s.text(
-        "Training a dense model costs about 6 FLOPs per parameter per token (2 forward, 2 for the input "
-        "gradient, 2 for the weight gradient) plus a term for the attention products, which grows with "
-        "the sequence. N is the parameters that multiply activations: the untied model's total less the "
-        "input embedding (128,256 × 4,096), which is a lookup. The attention term is the ledger's own "
-        "causal count, 2·d·(s + 1) per token per layer forward, times three for the backward."
+        "The 6N rule prices the training of a dense model at six FLOPs for every parameter and token: two in "
+        "the forward pass and four in the backward, split evenly between the input gradient and the weight "
+        "gradient. Attention's two products add a term of their own, which grows with the sequence. Here N "
+        "counts only the parameters that multiply an activation, so the input embedding (a table lookup, "
+        "vocabulary × width) is taken off the untied model's total. The attention term is the ledger's own "
+        "causal count, 2·d·(s + 1) FLOPs per token and layer in the forward pass and three times that over "
+        "forward and backward together. The shape comes from `presets.yaml` (`models.llama3-8b`), read into "
+        "`site_builder/models/analysis/shape.py`; the FLOPs per parameter below are the transformer ledger's "
+        "dense FLOPs per token divided by N, computed, not assumed."
     )
     n_tab = s.table("Quantity", "Value")
+    n_tab.add("Layers", cell(LLAMA3_8B.n_layers, fmt.integer(LLAMA3_8B.n_layers), "ana.shape.layers"))
+    n_tab.add("Model width d", cell(LLAMA3_8B.d_model, fmt.integer(LLAMA3_8B.d_model), "ana.shape.d_model"))
+    n_tab.add("Vocabulary", cell(LLAMA3_8B.vocab, fmt.integer(LLAMA3_8B.vocab), "ana.shape.vocab"))
     n_tab.add(
         "Parameters of untied Llama-3-8B",
         cell(params_untied(LLAMA3_8B), fmt.integer(params_untied(LLAMA3_8B)), "ana.sixn.params_untied"),
     )
     n_tab.add("N (less the input embedding)", cell(matmul_params(), fmt.integer(matmul_params()), "ana.sixn.n"))
+    pp = dense_flops_per_parameter()
+    for label, slug, x in (
+        ("forward", "forward", pp.forward),
+        ("backward", "backward", pp.backward),
+        ("step", "step", pp.step),
+    ):
+        n_tab.add(
+            f"Dense FLOPs per parameter of N per token, {label}",
+            cell(float(x), _exact(x), f"ana.sixn.per_param.{slug}"),
+        )
+    n_tab.add(
+        "Tolerance the unit tests hold the ratio to",
+        cell(RATIO_TOLERANCE, fmt.sci(RATIO_TOLERANCE, 0), "ana.sixn.tolerance"),
+    )
     t = s.table("Sequence length", "Ledger (GFLOP/token)", "6N (GFLOP/token)", "Attention (GFLOP/token)", "Ratio")
     out = []
     for length in LENGTHS:
@@ -154,18 +191,72 @@ def _section_sixn(doc: ResultsDoc) -> list[dict[str, Any]]:
         )
         out.append(c.as_dict())
     s.text(
-        "The match is exact by construction: every matmul's backward is charged at twice its forward, which "
-        "is what the rule assumes. Its use is as a bookkeeping check (no layer counted twice or missed); "
-        "the unit tests hold the ratio to 1 within 1e-12."
+        "The agreement is exact because the ledger prices each matmul's backward at two forwards, the same "
+        "assumption the rule makes. What the check buys is trust in the bookkeeping: every layer is counted "
+        "once and none is missing. The unit tests require the ratio to equal 1 within the tolerance above."
     )
     return out
 
 
 def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
     s = doc.section("2. A training step")
-    s.text(CONVENTIONS)
     s.text(
-        "Shares of the step that an optical engine could take, for every variant and sequence length, at "
+        "The study's settings. Every value here is an input, set in `site_builder/models/analysis/shape.py`: "
+        "the circulant block and the hybrid's layer pattern come from `presets.yaml` "
+        "(`flop_share_constants`), the step size and the sequence lengths are the decks' illustrative "
+        "choices, and the trained context is Llama-3-8B's. The sequences per step are the step's tokens "
+        "divided by the sequence length."
+    )
+    ratio = hybrid_ratio()
+    ratio_text = f"{ratio[0]}:{ratio[1]}"
+    n_att = attention_layers("hybrid")
+    st = s.table("Setting", "Value")
+    st.add("Tokens per optimizer step", cell(STEP_TOKENS, fmt.integer(STEP_TOKENS), "ana.setting.step_tokens"))
+    st.add("Circulant block size", cell(CIRC_BLOCK, fmt.integer(CIRC_BLOCK), "ana.setting.circ_block"))
+    st.add(
+        "Hybrid: one attention layer in every", cell(ATTN_EVERY, fmt.integer(ATTN_EVERY), "ana.setting.hybrid_every")
+    )
+    st.add("Hybrid: attention layers", cell(n_att, fmt.integer(n_att), "ana.setting.hybrid_attention_layers"))
+    st.add(
+        "Hybrid: attention to Hyena layers",
+        Cell(ratio_text, ratio_text, "ana.setting.hybrid_ratio"),
+    )
+    st.add(
+        "Llama-3-8B's trained context, tokens",
+        cell(TRAINED_CONTEXT, fmt.integer(TRAINED_CONTEXT), "ana.setting.trained_context"),
+    )
+    lt0 = s.table("Sequence length, tokens", "Sequences per step")
+    for length in LENGTHS:
+        q = STEP_TOKENS // length
+        lt0.add(
+            cell(length, fmt.integer(length), f"ana.setting.length.{length}"),
+            cell(q, fmt.integer(q), f"ana.setting.sequences.{length}"),
+        )
+    s.text(
+        "Cost conventions, the inference ledger's (`site_builder/models/analysis/ops.py`): FLOPs of one "
+        "operation, each read back from the functions the ledger counts with."
+    )
+    ct = s.table("Operation", "FLOPs")
+    per_mac = dense_matrix(1, 1, 1).fwd_seq.dense
+    fft_coef = Fraction(rfft(1024), 1024 * 10)
+    ct.add("Matmul, per multiply-add (m·n·k of them)", cell(per_mac, fmt.integer(per_mac), "ana.convention.matmul"))
+    ct.add(
+        "Real FFT of length n, per n·log₂ n",
+        cell(float(fft_coef), fmt.fixed(float(fft_coef), 1), "ana.convention.rfft"),
+    )
+    ct.add("Complex multiply", cell(CMUL, fmt.integer(CMUL), "ana.convention.cmul"))
+    ct.add("Complex add", cell(CADD, fmt.integer(CADD), "ana.convention.cadd"))
+    without = forward_share_per_sequence("circ", 4096)
+    s.text(
+        BACKWARD_RULES.replace(
+            "{once_note}",
+            " (Without the spread filter FFTs the block-circulant forward share at "
+            f"{fmt.integer(4096)} tokens would be {fmt.pct(without)} rather than "
+            f"{fmt.pct(step_shares('circ', 4096).forward)}.)",
+        )
+    )
+    s.text(
+        "What an optical engine could take of the step, for each variant and sequence length, at "
         f"{fmt.integer(STEP_TOKENS)} tokens per optimizer step."
     )
     t = s.table(
@@ -268,13 +359,17 @@ def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
             lt.add(
                 _label(v, length), *(cell(x / 1e9, fmt.fixed(x / 1e9, 4), f"{k}.{n}_gflop_per_token") for n, x in vals)
             )
+    h4, c4 = shares["hyena2"][4096], shares["circ"][4096]
     s.text(
-        "Why the share falls from forward to step: the backward pass has as many long FFTs as the forward "
-        "(U's spectrum is reused and dH is accumulated in the Fourier domain) while its matmuls double, so "
-        "the backward share is about half the forward share, and the step, one part forward to about two "
-        "parts backward, lands nearer the backward. Block-circulant weights fall less, because there the "
-        "Fourier-domain products, which do double, are a large part of the optical work; a fifth of that "
-        "work is the weight gradient's data-by-data products, which a once-per-step mask cannot hold."
+        "Reading the tables: the backward pass needs no long FFTs beyond the forward's, since U's spectrum is "
+        "saved and dH is summed before its single inverse transform, yet its matmuls cost twice as much. So "
+        f"the Hyena-2 backward share comes out near half the forward share ({fmt.pct(h4.backward)} against "
+        f"{fmt.pct(h4.forward)} at {fmt.integer(4096)} tokens), and the step, in which the backward outweighs "
+        "the forward about two to one (the backward / forward column), sits closer to the backward figure. "
+        "The block-circulant shares drop less from forward to backward: much of their optical work is "
+        "products in the Fourier domain, and those grow along with the matmuls. Of that optical work, "
+        f"{fmt.pct(c4.data_part)} at {fmt.integer(4096)} tokens is the weight gradient's data-by-data "
+        "products, which a mask written once per step cannot hold."
     )
     return {v: {str(n): r.as_dict() for n, r in by_len.items()} for v, by_len in shares.items()}
 
@@ -283,16 +378,27 @@ def _section_demo(doc: ResultsDoc) -> dict[str, Any]:
     s = doc.section("3. The optimizer step and DeMo")
     d = demo_cost()
     s.text(
-        "AdamW's update is element-wise: no transforms. DeMo (decoupled momentum) takes a DCT of each "
-        "worker's momentum in chunks, sends a few coefficients, and applies the inverse transform to what "
-        "it receives. Counted here as one DCT and one inverse DCT per chunk of 64 values over all "
-        f"{fmt.integer(d.params)} parameters of the untied model (the embedding's momentum is compressed "
-        "too), each at the cost of a real FFT of 64 points, and compared with the transformer's whole step "
-        f"at {fmt.integer(4096)} tokens per sequence."
+        "AdamW updates each weight on its own, so its optimizer step holds no transform. DeMo (decoupled "
+        "momentum) does hold some: each worker cuts its momentum into chunks, takes a DCT of every chunk, "
+        "sends only a few of the coefficients, and inverts the transform on what arrives. The ledger prices "
+        "that as one forward and one inverse DCT per chunk, each at the cost of a real FFT as long as the "
+        f"chunk, over all {fmt.integer(d.params)} parameters of the untied model, since the embedding's "
+        "momentum is compressed as well. The chunk length is an input (`DEMO_CHUNK` in "
+        "`site_builder/models/analysis/optimizer.py`, DeMo's one-dimensional chunk). The comparison is the "
+        f"transformer's whole step at {fmt.integer(DEMO_REFERENCE_LENGTH)} tokens per sequence."
     )
-    t = s.table("Quantity", "Chunks", "FLOPs per chunk", "DeMo FLOPs per step", "Step FLOPs", "Share of the step")
+    t = s.table(
+        "Quantity",
+        "Values per chunk",
+        "Chunks",
+        "FLOPs per chunk",
+        "DeMo FLOPs per step",
+        "Step FLOPs",
+        "Share of the step",
+    )
     t.add(
-        "DeMo DCT and inverse DCT, chunks of 64",
+        f"DeMo DCT and inverse DCT, chunks of {d.chunk}",
+        cell(d.chunk, fmt.integer(d.chunk), "ana.demo.chunk"),
         cell(d.chunks, fmt.integer(d.chunks), "ana.demo.chunks"),
         cell(d.flops_per_chunk, fmt.integer(d.flops_per_chunk), "ana.demo.flops_per_chunk"),
         cell(d.demo_flops, fmt.integer(d.demo_flops), "ana.demo.flops"),
@@ -300,8 +406,9 @@ def _section_demo(doc: ResultsDoc) -> dict[str, Any]:
         cell(d.share, fmt.sci(d.share), "ana.demo.share"),
     )
     s.text(
-        "Five millionths of the step, in 64-point transforms: far too small to matter as compute, and too "
-        "short for an optical engine. What DeMo saves is bytes on the link between replicas, not FLOPs."
+        "The share is a few parts per million of the step, and it comes in transforms only a chunk long: "
+        "nothing an optical engine could profit from. DeMo's gain is fewer bytes exchanged between "
+        "replicas, not fewer FLOPs."
     )
     return d.as_dict()
 
@@ -337,26 +444,42 @@ MASK_COLUMNS = (
 def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
     s = doc.section("4. Holding the masks")
     s.text(
-        "In training the weights change at every optimizer step, so every weight spectrum (each Hyena "
-        "filter's H, each circulant block's spectrum) must be written to the Fourier-plane mask again, "
-        "once for the forward pass and once more, conjugated, for the backward. The illustrative device is "
-        f"the inference series' micromirror array: {fmt.integer(DMD_PIXELS)} pixels at "
-        f"{fmt.integer(int(DMD_RATE_HZ))} Hz (8-bit depth), one complex value per pixel (optimistic). The "
-        f"digital step is the step's FLOPs on {CLUSTER_GPUS} GPUs at {fmt.integer(int(GPU_TFLOPS))} TFLOP/s "
-        "sustained each."
+        "Because the weights move at every optimizer step, each weight spectrum (the H of every Hyena filter, "
+        "the spectrum of every circulant block) has to go back onto the Fourier-plane mask after each step: "
+        "once as it is for the forward pass and once conjugated for the backward. The device and the cluster "
+        "are illustrative inputs, set in `site_builder/models/analysis/shape.py`: the mask device is the "
+        "inference series' micromirror array (`presets.yaml`, `slm_devices.dmd`), taken to hold one complex "
+        "value per pixel (an optimistic reading), and the GPUs' sustained rate sets the digital step."
+    )
+    dt = s.table("Setting", "Value")
+    dt.add("Mask device: pixels", cell(DMD_PIXELS, fmt.integer(DMD_PIXELS), "ana.setting.device.pixels"))
+    mp = DMD_PIXELS / 1e6
+    dt.add("Mask device: megapixels", cell(mp, fmt.unit(mp, 0, "MP"), "ana.setting.device.megapixels"))
+    dt.add(
+        "Mask device: frame rate",
+        cell(DMD_RATE_HZ, f"{fmt.grouped(DMD_RATE_HZ)} Hz", "ana.setting.device.frame_rate"),
+    )
+    dt.add(
+        "Mask device: bit depth at that rate",
+        cell(DMD_BIT_DEPTH, f"{DMD_BIT_DEPTH}-bit", "ana.setting.device.bit_depth"),
+    )
+    dt.add("GPUs in the cluster", cell(CLUSTER_GPUS, fmt.integer(CLUSTER_GPUS), "ana.setting.cluster.gpus"))
+    dt.add(
+        "Sustained rate per GPU",
+        cell(GPU_TFLOPS, f"{fmt.grouped(GPU_TFLOPS)} TFLOP/s", "ana.setting.cluster.tflops"),
     )
     s.text(
-        "Conventions. Layer-major order: every sequence of the step passes through a layer while that "
-        "layer's spectra are on the mask, so each spectrum is written once per direction per step. "
-        "Weight-mask frames are counted per pass as ⌈values ÷ pixels⌉. The data-by-data masks are what the "
-        "weight gradient's products would need if a mask held their data operand, conj(U) for each Hyena "
-        "channel and sequence and conj(X) for each circulant input block and token: total values ÷ pixels "
-        "over the step, on one device and spread evenly over all the GPUs' engines. A mask holding conj(X) of "
-        "one input block serves the gradient of every output block, so the circulant count is per input "
-        "block and token, not per block pair. The digital step charges every FLOP at the GPUs' sustained "
-        "rate (FFTs at the matmul rate). Each direction (H, conj(H)) takes half the weight-mask time. "
-        "The frame count of the weight masks does not depend on the step's size; the digital step grows "
-        "with it."
+        "How the frames are counted. In layer-major order all of the step's sequences go through a layer "
+        "while its spectra sit on the mask, so every spectrum is written once per direction per step. A pass "
+        "over the weight masks takes ⌈values ÷ pixels⌉ frames. The data-by-data columns price a mask that "
+        "would hold the data operand of each weight-gradient product (conj(U) for every Hyena channel and "
+        "sequence, conj(X) for every circulant input block and token) as the step's total values ÷ pixels, "
+        "first on a single device and then shared evenly among the engines of all GPUs. One conj(X) mask "
+        "serves the gradients of all output blocks of its input block, so the circulant count runs over "
+        "input blocks and tokens rather than block pairs. The digital step prices every FLOP, FFTs included, "
+        "at the GPUs' sustained matmul rate. Forward (H) and backward (conj(H)) writes each take half of the "
+        "weight-mask time. More tokens per step lengthen the digital step but leave the weight-mask frames "
+        "unchanged."
     )
     t = s.table(*MASK_COLUMNS)
     out: dict[str, Any] = {}
@@ -368,13 +491,13 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
         for length in MASK_LENGTHS:
             _mask_row(t, budgets[v][length])
     s.text(
-        f"At {fmt.integer(EXTRAPOLATED_LENGTH)} tokens, beyond Llama-3-8B's 8,192-token context (shape-only "
-        "extrapolation):"
+        f"At {fmt.integer(EXTRAPOLATED_LENGTH)} tokens, longer than the {fmt.integer(TRAINED_CONTEXT)} tokens "
+        "Llama-3-8B was trained on (only the shape is carried over):"
     )
     t32 = s.table(*MASK_COLUMNS)
     for v in VARIANTS[1:]:
         _mask_row(t32, budgets[v][EXTRAPOLATED_LENGTH])
-    s.text("Ranges up to 8,192 tokens (the decks quote these):")
+    s.text(f"Ranges up to the trained context, {fmt.integer(TRAINED_CONTEXT)} tokens (the decks quote these):")
     rt = s.table("Quantity", "Lowest", "Highest", "Range")
     secs = lambda x: fmt.unit(x, 2, "s")  # noqa: E731
     _range_row(
@@ -407,9 +530,9 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
     )
 
     s.text(
-        "The step with the engine, at the defaults: the engine does the static share in zero time "
-        "(removable), and its mask writes are either added to what remains (not overlapped) or hidden "
-        "behind it (fully overlapped: the larger of the two)."
+        "The step with the engine, at the settings above: the engine does the static share at no cost "
+        "(removable); its mask writes either add to the digital work left (not overlapped) or run behind it "
+        "(fully overlapped, where the step is the longer of the two)."
     )
     et = s.table("Variant, length", "Removable", "Not overlapped", "Fully overlapped")
     for v in ("hyena2", "circ"):
@@ -425,30 +548,61 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
 
     n0 = SCHEDULE_LENGTH
     base = budgets["hyena2"][n0]
+    per_gpu = base.sequences // base.replicas
+    mp_degree = 32
     s.text(
-        f"Schedules, Hyena-2 at {fmt.integer(n0)} tokens ({base.sequences} sequences per step, "
-        f"{base.sequences // base.replicas} per GPU). Sequence-major order makes one pass of mask writes per "
-        "microbatch of m sequences on each replica (gradient accumulation run layer-major within a round); "
-        "model parallelism gives each engine 1/k of the spectra. For comparison, the inference series "
-        f"counts {fmt.integer(base.forward_frames)} frames for one forward pass of a {fmt.integer(n0)}-token "
-        "Hyena-2 prompt on the same device: training writes them twice per step."
+        f"Schedules for Hyena-2 at {fmt.integer(n0)} tokens. Sequence-major order writes the masks once per "
+        "round of m sequences on each replica (gradient accumulation with each round run layer-major); model "
+        "parallelism of degree k leaves each engine 1/k of the spectra and the cluster GPUs ÷ k replicas. "
+        f"The inference series, on the same device, needs {fmt.integer(base.forward_frames)} frames for a "
+        f"single forward pass over a Hyena-2 prompt of {fmt.integer(n0)} tokens; a training step writes that "
+        "set twice."
     )
-    st = s.table("Schedule", "Passes", "Frames per pass", "Mask time", "Relative to layer-major")
+    qt = s.table("Quantity", "Value")
+    qt.add(
+        "Sequences per GPU (no model parallelism)",
+        cell(per_gpu, fmt.integer(per_gpu), "ana.masks.schedule.sequences_per_gpu"),
+    )
+    mp_replicas = CLUSTER_GPUS // mp_degree
+    qt.add(
+        f"Replicas at model-parallel degree {mp_degree}",
+        cell(mp_replicas, fmt.integer(mp_replicas), "ana.masks.schedule.replicas_mp32"),
+    )
+    st = s.table(
+        "Schedule",
+        "Sequences per round (m)",
+        "Model-parallel degree",
+        "Passes",
+        "Frames per pass",
+        "Mask time",
+        "Relative to layer-major",
+    )
     cases = [
         ("Layer-major", dict(schedule="layer-major"), "layer_major"),
         *(
             (f"Sequence-major, m = {mb}", dict(schedule="sequence-major", microbatch=mb), f"seq_major_m{mb}")
             for mb in (8, 4, 2, 1)
         ),
-        ("Layer-major, model-parallel 32", dict(schedule="layer-major", model_parallel=32), "layer_major_mp32"),
+        (
+            f"Layer-major, model-parallel {mp_degree}",
+            dict(schedule="layer-major", model_parallel=mp_degree),
+            f"layer_major_mp{mp_degree}",
+        ),
     ]
     sched_out = {}
     for label, kw, slug in cases:
         m = mask_budget("hyena2", n0, **kw)  # type: ignore[arg-type]
         k = f"ana.masks.schedule.{slug}"
         rel = m.weight_seconds / base.weight_seconds
+        mb_cell = (
+            cell(m.microbatch, fmt.integer(m.microbatch), f"{k}.microbatch")
+            if m.schedule == "sequence-major"
+            else Cell("all")
+        )
         st.add(
             label,
+            mb_cell,
+            cell(m.model_parallel, fmt.integer(m.model_parallel), f"{k}.model_parallel"),
             cell(m.passes, fmt.integer(m.passes), f"{k}.passes"),
             cell(m.frames_per_pass, fmt.integer(m.frames_per_pass), f"{k}.frames_per_pass"),
             cell(m.weight_seconds, fmt.unit(m.weight_seconds, 3, "s"), f"{k}.weight_seconds"),
@@ -456,11 +610,12 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
         )
         sched_out[slug] = m.as_dict()
     s.text(
-        "Even one pipeline stage of 32 holds more Hyena-2 spectra than a 2-megapixel mask, so each pass "
-        "still costs several frames. The data-by-data masks are out of reach: minutes of frames per step on "
-        "one device, and about a whole digital step (Hyena-2) or many steps (block-circulant) even spread "
-        f"over {CLUSTER_GPUS} engines. The weight gradient stays digital, and only the static share is a "
-        "candidate for the engine."
+        f"Even a pipeline stage holding one part in {mp_degree} of the model has more Hyena-2 spectra than a "
+        f"single {fmt.unit(mp, 0, 'MP')} mask frame, so every pass still takes several frames. Masks for the "
+        "data-by-data products are not a realistic option: one device would spend minutes of frames on them "
+        f"per step, and even shared among all {CLUSTER_GPUS} engines they cost about a whole digital step for "
+        "Hyena-2 and many steps for block-circulant weights. The weight gradient therefore remains on the "
+        "GPUs, and the engine's candidate work is the static share alone."
     )
     out["defaults"] = {
         "step_tokens": STEP_TOKENS,
@@ -495,15 +650,28 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
 
 def _section_precision(doc: ResultsDoc) -> dict[str, Any]:
     s = doc.section("5. Precision for training formats")
+    sizes = [fmt.integer(n) for n in precision.TENSOR_SIZES]
     s.text(
-        "The inference series' noise rule: an ADC whose full scale is set to the output's peak adds read-out "
-        "noise of relative RMS crest × 2^−ENOB × 2/√12, so the ENOB that matches a number format whose own "
-        "relative rounding error is e is log₂(crest · 2 / (√12 · e)). Here e is measured by rounding "
-        "gradient-like test tensors, standard normal samples of 4,096, 16,384 and 65,536 values (seed "
-        "20261004, one generator per size), whose crest factors grow with their size. FP8 E5M2 (2 mantissa "
-        "bits) is emulated with a per-tensor scale that maps the peak to 57,344, BF16 (7 mantissa bits) "
-        "without scaling; both round to nearest, ties to even."
+        "The rule comes from the inference series: an ADC whose full scale is set at the output's peak reads "
+        "out with noise of relative RMS crest × 2^−ENOB × 2/√12. Equating that with a number format's own "
+        "relative rounding error e gives the ENOB that matches the format, log₂(crest · 2 / (√12 · e)). We "
+        "measure e by rounding test tensors that stand in for gradients: standard normal samples of "
+        f"{', '.join(sizes[:-1])} and {sizes[-1]} values (seed {precision.RNG_SEED}, a fresh generator per "
+        "size), whose crest factors rise with their size. Both formats round to nearest with ties to even; "
+        "FP8 E5M2 is emulated with a per-tensor scale that puts the tensor's peak at the format's largest "
+        "finite value, BF16 without a scale. Their bit counts below are read from the format definitions in "
+        "`site_builder/models/analysis/precision.py`."
     )
+    ft = s.table("Format", "Exponent bits", "Mantissa bits", "Total bits", "Peak scaled to")
+    for f_, slug in ((precision.FP8_E5M2, "fp8"), (precision.BF16, "bf16")):
+        k = f"ana.precision.{slug}"
+        ft.add(
+            f_.name,
+            cell(f_.exponent_bits, fmt.integer(f_.exponent_bits), f"{k}.exponent_bits"),
+            cell(f_.mantissa_bits, fmt.integer(f_.mantissa_bits), f"{k}.mantissa_bits"),
+            cell(f_.total_bits, fmt.integer(f_.total_bits), f"{k}.total_bits"),
+            fmt.grouped(f_.scale_peak_to) if f_.scale_peak_to else "no scaling",
+        )
     rows = precision.enob_table()
     by_size: dict[int, dict[str, precision.EnobRow]] = {}
     for r in rows:
@@ -537,20 +705,26 @@ def _section_precision(doc: ResultsDoc) -> dict[str, Any]:
     top = max((r for r in rows if r.format == precision.BF16.name), key=lambda r: r.enob)
     crest_for_107 = precision.crest_for_enob(10.75, top.rel_error)
     s.text(
-        "Published: 5.3–5.8 for E5M2 (reproduced) and 10.3–10.7 for BF16. We get "
-        f"{_range_text(bf16, one)[0]} for BF16: the upper end, {fmt.fixed(max(bf16), 3)}, sits just above "
-        "the rounding boundary 10.75. The range's ends are set by the crest factors of the test tensors, "
-        f"which are random draws (our spikiest is {fmt.fixed(top.crest, 2)}); at the same rounding error "
-        f"a crest factor below {fmt.fixed(crest_for_107, 2)} would print 10.7. The rule and the formats "
-        "agree with the published figures; the test tensors that set the upper end evidently differ "
-        "slightly. Spikier gradients (larger crest factors) need more ENOB."
+        "The published ranges are 5.3–5.8 ENOB for E5M2, which we reproduce, and 10.3–10.7 for BF16, where we "
+        f"get {_range_text(bf16, one)[0]}: our highest BF16 value, {fmt.fixed(max(bf16), 3)}, lies just past "
+        "the rounding boundary at 10.75. Both ends of each range are set by the crest factors of the test "
+        f"tensors, which are random draws (the spikiest of ours has {fmt.fixed(top.crest, 2)}); with the same "
+        f"rounding error, a crest factor under {fmt.fixed(crest_for_107, 2)} would have printed 10.7. The rule "
+        "and the formats match the published ones, so the difference must lie in the test tensors behind the "
+        "upper end. Gradients with larger crest factors need more ENOB."
     )
     bt = s.table("Quantity", "Value")
-    f8 = precision.bit_plane_noise_factor(8)
-    bt.add("Bit-plane noise factor √Σ4^b, 8 planes", cell(f8, fmt.fixed(f8, 1), "ana.precision.bitplane_factor_8"))
+    planes = precision.BIT_PLANES
+    f8 = precision.bit_plane_noise_factor(planes)
+    bt.add("Planes P", cell(planes, fmt.integer(planes), "ana.precision.bitplane_planes"))
+    bt.add(
+        f"Bit-plane noise factor √Σ4^b, {planes} planes",
+        cell(f8, fmt.fixed(f8, 1), "ana.precision.bitplane_factor_8"),
+    )
     s.text(
-        "Carrying an integer as P binary planes, one optical pass each, recombined with weights 2^b, "
-        "multiplies each plane's read-out noise by √Σ4^b over b = 0 … P − 1."
+        "An integer can be carried as P binary planes, each sent through the optics in a pass of its own and "
+        "summed on the digital side with weights 2^b; each plane's read-out noise then comes back scaled by "
+        "√Σ4^b, b running from 0 to P − 1."
     )
     return {"rows": [r.as_dict() for r in rows], "bitplane_factor_8": f8, "crest_for_bf16_10_7": crest_for_107}
 
@@ -558,13 +732,14 @@ def _section_precision(doc: ResultsDoc) -> dict[str, Any]:
 def _section_checks(doc: ResultsDoc) -> dict[str, Any]:
     s = doc.section("6. Numeric checks of the backward formulas")
     s.text(
-        "For one channel y = h ∗ u (causal, first L outputs) and an output gradient g, the input gradient "
-        "is a correlation of g with h and the filter gradient a correlation of g with u. The spectral "
-        "forms dU = IFFT(G·conj(H)) and dH = IFFT(G·conj(U)) at the padded length (smallest power of two "
-        "≥ 2L, first L outputs kept) are compared with the direct sums and with central finite differences "
-        f"(step {fmt.sci(checks.FD_STEP, 0)}, {checks.FD_POINTS} indices per length) of the loss Σ g·y. "
-        "Random standard normal u and g, and an exponentially decaying random filter h. An error is the "
-        "largest absolute difference over the largest reference value, taken over dU and dH."
+        "Take one channel y = h ∗ u, causal, keeping the first L outputs, and an output gradient g. The "
+        "gradient with respect to the input is g correlated with h; the gradient with respect to the filter "
+        "is g correlated with u. We evaluate the filter gradient as dH = IFFT(G·conj(U)) and the input "
+        "gradient as dU = IFFT(G·conj(H)) at the padded length (the smallest power of two ≥ 2L, first L "
+        "outputs kept) and compare both with the direct sums and with central finite differences of the "
+        f"loss Σ g·y (step {fmt.sci(checks.FD_STEP, 0)}, {checks.FD_POINTS} indices per length). u and g are "
+        "standard normal draws and h is a random filter that decays exponentially. The error reported is the "
+        "largest absolute difference divided by the largest reference value, over dU and dH together."
     )
     s.text(
         "The errors themselves are round-off, and round-off is not a reproducible number: its last digits "
@@ -589,7 +764,7 @@ def _section_checks(doc: ResultsDoc) -> dict[str, Any]:
     for c in res:
         k = f"ana.checks.{c.length}"
         t.add(
-            fmt.integer(c.length),
+            cell(c.length, fmt.integer(c.length), f"{k}.length"),
             cell(c.padded, fmt.integer(c.padded), f"{k}.padded"),
             cell(checks.DIRECT_BOUND, direct, f"{k}.direct_bound"),
             cell(checks.FD_BOUND, fd, f"{k}.fd_bound"),
@@ -598,9 +773,10 @@ def _section_checks(doc: ResultsDoc) -> dict[str, Any]:
     wt.add("Spectral vs direct sums", cell(checks.DIRECT_BOUND, direct, "ana.checks.direct_bound"))
     wt.add("Spectral vs finite differences", cell(checks.FD_BOUND, fd, "ana.checks.fd_bound"))
     s.text(
-        "The spectral formulas agree with the direct sums to rounding. The finite-difference errors are "
-        "larger and are set by the difference step (rounding of the loss divided by the step), not by the "
-        f"formulas. Length 1,000 is not a power of two; it is padded to {fmt.integer(padded_length(1000))}."
+        "Rounding is the only disagreement between the spectral forms and the direct sums. The finite "
+        "differences disagree more, and the cause is the difference step (the loss's rounding error divided "
+        "by the step), not the formulas. The length "
+        f"{fmt.integer(1000)} is no power of two, so the FFT pads it to {fmt.integer(padded_length(1000))}."
     )
     return {
         "fd_step": checks.FD_STEP,
@@ -722,7 +898,7 @@ def published_figures() -> list[tuple[str, str, str]]:
 def _section_published(doc: ResultsDoc) -> None:
     s: Section = doc.section("7. Published figures against this model")
     s.text(
-        "Every analysis figure the decks and the series hub quote, beside the cell above that reproduces "
-        "it. Where the two differ, the section that holds the figure explains why."
+        "Each analysis figure quoted by the decks and the series hub, set beside the cell above that "
+        "reproduces it. Where the two differ, the section holding the figure explains the difference."
     )
     published_against_ours(s, doc, (Published(*f) for f in published_figures()))

@@ -96,10 +96,20 @@ over the M = {m.N_TERMS} intensities y with targets t; they differ in where y an
     first = m.STEPS - (m.TAIL - 1) * m.RECORD_EVERY
     steps_text = f"{first}–{m.STEPS}"
     t.add("Final loss: mean of the records at steps", Cell(steps_text, steps_text, "trn.setting.final_steps"))
+    fab_text = ", ".join(f"{f}%" for f in m.FAB_LEVELS)
+    noise_text = ", ".join(f"{n}%" for n in m.NOISE_LEVELS)
+    default_text = point_label(*m.DEFAULT)
     levels = s.table("Grid", "Values")
-    levels.add("Fabrication error", ", ".join(f"{f}%" for f in m.FAB_LEVELS))
-    levels.add("Read-out noise (of full scale)", ", ".join(f"{n}%" for n in m.NOISE_LEVELS))
-    levels.add("Shown first", point_label(*m.DEFAULT))
+    levels.add("Fabrication error", Cell(fab_text, fab_text, "trn.setting.fab_levels"))
+    levels.add("Read-out noise (of full scale)", Cell(noise_text, noise_text, "trn.setting.noise_levels"))
+    levels.add("Shown first", Cell(default_text, default_text, "trn.setting.default"))
+    each = s.table("Grid level", "Fabrication error", "Read-out noise")
+    for i, (fab, noise) in enumerate(zip(m.FAB_LEVELS, m.NOISE_LEVELS, strict=True), start=1):
+        each.add(
+            f"Level {i}",
+            cell(fab, f"{fab}%", f"trn.grid.fab.{fab}"),
+            cell(noise, f"{noise}%", f"trn.grid.noise.{noise}"),
+        )
     s.text(
         f"""
 The initial phases are close to the teacher's ({fmt.fixed(m.INIT_SPREAD, 1)} rad) on purpose: from phases drawn
@@ -124,8 +134,9 @@ The explorer prints these cells.
     for (fab, noise), curves in run.loss.items():
         row = {k: m.final_loss(curves[k]) for k in m.TRAINERS}
         finals[point_label(fab, noise)] = row
+        label = point_label(fab, noise)
         t.add(
-            point_label(fab, noise),
+            Cell(label, label, f"trn.grid.{fab}.{noise}"),
             *(cell(row[k], loss_text(row[k]), final_key(fab, noise, k)) for k in m.TRAINERS),
         )
     twin = m.final_loss(run.twin_loss)

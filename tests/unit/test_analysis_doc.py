@@ -54,7 +54,7 @@ def test_known_difference_is_shown_with_both_values() -> None:
     c = cells()
     assert c["ana.precision.bf16.enob_range"].text == "10.3–10.8"
     md = doc().to_markdown()
-    assert "Published: 5.3–5.8 for E5M2 (reproduced) and 10.3–10.7 for BF16" in md
+    assert "The published ranges are 5.3–5.8 ENOB for E5M2, which we reproduce, and 10.3–10.7 for BF16" in md
 
 
 def test_selected_cells() -> None:
@@ -66,6 +66,47 @@ def test_selected_cells() -> None:
     assert c["ana.precision.fp8.enob_min"].text == "5.3"
     assert c["ana.demo.share"].text == "4.76e-06"
     assert c["ana.precision.bitplane_factor_8"].text == "147.8"
+
+
+def test_settings_and_inputs_are_cells() -> None:
+    c = cells()
+    expected = {
+        "ana.setting.step_tokens": "1,048,576",
+        "ana.setting.sequences.2048": "512",
+        "ana.setting.sequences.4096": "256",
+        "ana.setting.length.2048": "2,048",
+        "ana.setting.length.32768": "32,768",
+        "ana.setting.circ_block": "256",
+        "ana.setting.hybrid_ratio": "1:3",
+        "ana.setting.trained_context": "8,192",
+        "ana.setting.device.pixels": "2,000,000",
+        "ana.setting.device.megapixels": "2 MP",
+        "ana.setting.device.frame_rate": "1,031 Hz",
+        "ana.setting.device.bit_depth": "8-bit",
+        "ana.setting.cluster.gpus": "64",
+        "ana.setting.cluster.tflops": "400 TFLOP/s",
+        "ana.masks.schedule.sequences_per_gpu": "8",
+        "ana.masks.schedule.layer_major_mp32.model_parallel": "32",
+        "ana.masks.schedule.seq_major_m4.microbatch": "4",
+        "ana.demo.chunk": "64",
+        "ana.checks.1000.length": "1,000",
+        "ana.sixn.per_param.forward": "2",
+        "ana.sixn.per_param.backward": "4",
+        "ana.sixn.per_param.step": "6",
+        "ana.sixn.tolerance": "1e-12",
+        "ana.shape.vocab": "128,256",
+        "ana.precision.fp8.mantissa_bits": "2",
+        "ana.precision.bf16.mantissa_bits": "7",
+        "ana.precision.fp8.exponent_bits": "5",
+        "ana.precision.fp8.total_bits": "8",
+        "ana.precision.bitplane_planes": "8",
+        "ana.convention.cmul": "6",
+        "ana.convention.cadd": "2",
+        "ana.convention.rfft": "2.5",
+        "ana.convention.matmul": "2",
+    }
+    for key, text in expected.items():
+        assert c[key].text == text, key
 
 
 def test_data_for_the_explorers() -> None:

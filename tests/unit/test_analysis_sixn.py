@@ -6,7 +6,7 @@ import pytest
 
 from site_builder import fmt
 from site_builder.models.analysis.shape import LENGTHS, LLAMA3_8B, matmul_params, params_untied
-from site_builder.models.analysis.sixn import six_n_check
+from site_builder.models.analysis.sixn import RATIO_TOLERANCE, dense_flops_per_parameter, six_n_check
 
 
 def test_parameter_counts() -> None:
@@ -17,7 +17,7 @@ def test_parameter_counts() -> None:
 @pytest.mark.parametrize("length", LENGTHS)
 def test_ratio_is_one_to_1e12(length: int) -> None:
     c = six_n_check(length)
-    assert abs(c.ratio - 1.0) < 1e-12
+    assert abs(c.ratio - 1.0) < RATIO_TOLERANCE == 1e-12
     assert c.ledger_per_token == c.rule  # exact: the step ledger is integer arithmetic
 
 
@@ -30,3 +30,8 @@ def test_published_gflop_per_token(length: int, published: str) -> None:
 
 def test_other_step_sizes_give_the_same_per_token_cost() -> None:
     assert six_n_check(4096, step_tokens=4096).ledger_per_token == six_n_check(4096).ledger_per_token
+
+
+def test_dense_flops_per_parameter_are_the_rules_two_four_six() -> None:
+    pp = dense_flops_per_parameter()
+    assert (pp.forward, pp.backward, pp.step) == (2, 4, 6)

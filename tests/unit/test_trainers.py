@@ -198,6 +198,19 @@ def test_every_final_is_a_figure_printed_as_sci() -> None:
     assert figures["trn.final.twin"]["value"] == m.final_loss(run().twin_loss)
 
 
+def test_grid_settings_are_figures() -> None:
+    figures = doc_json()["figures"]
+    for fab in m.FAB_LEVELS:
+        assert figures[f"trn.grid.fab.{fab}"]["text"] == f"{fab}%"
+        for noise in m.NOISE_LEVELS:
+            f = figures[f"trn.grid.{fab}.{noise}"]
+            assert f["text"] == f["row"] == point_label(fab, noise)
+    for noise in m.NOISE_LEVELS:
+        assert figures[f"trn.grid.noise.{noise}"]["text"] == f"{noise}%"
+    assert figures["trn.grid.5.1"]["text"] == figures["trn.setting.default"]["text"] == "5%, 1%"
+    assert figures["trn.grid.10.0"]["text"] == "10%, 0%" and figures["trn.grid.0.10"]["text"] == "0%, 10%"
+
+
 def test_data_holds_every_curve() -> None:
     d = doc_json()["data"]
     assert d["steps"] == list(range(0, m.STEPS + 1, m.RECORD_EVERY))

@@ -20,6 +20,7 @@ import numpy as np
 
 RNG_SEED = 20261004  # presets.yaml flop_share_constants.rng_seed
 TENSOR_SIZES: tuple[int, ...] = (4096, 16384, 65536)
+BIT_PLANES = 8  # planes of the noise factor quoted (the experiment's default optics runs use 8)
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,21 @@ class FloatFormat:
     min_exponent: int
     max_value: float
     scale_peak_to: float | None = None
+
+    @property
+    def mantissa_bits(self) -> int:
+        """Stored fraction bits (the implicit leading bit left out)."""
+        return self.significand_bits - 1
+
+    @property
+    def exponent_bits(self) -> int:
+        """Bits of the biased exponent: the bias is 1 - min_exponent = 2^(bits-1) - 1."""
+        return (1 - self.min_exponent).bit_length() + 1
+
+    @property
+    def total_bits(self) -> int:
+        """Sign, exponent and mantissa bits."""
+        return 1 + self.exponent_bits + self.mantissa_bits
 
 
 BF16 = FloatFormat("BF16", 8, -126, 3.3895313892515355e38)

@@ -7,6 +7,7 @@ illustrative choices of the training decks.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -48,13 +49,24 @@ VARIANT_LABELS: dict[str, str] = {
 LENGTHS: tuple[int, ...] = (2048, 4096, 8192, 32768)
 STEP_TOKENS = 1_048_576
 
+# Llama-3-8B's trained context (tokens): longer sequences are shape-only extrapolations.
+TRAINED_CONTEXT = 8192
+
 # presets.yaml slm_devices.dmd (8-bit depth): pixels and frame rate of the illustrative mask device.
 DMD_PIXELS = 2_000_000
 DMD_RATE_HZ = 1031.0
+DMD_BIT_DEPTH = 8  # presets.yaml slm_devices.dmd.bit_depth_at_1031hz
 
 # Illustrative cluster of the decks: 64 GPUs at 400 TFLOP/s sustained each.
 CLUSTER_GPUS = 64
 GPU_TFLOPS = 400.0
+
+
+def hybrid_ratio(shape: ModelShape = LLAMA3_8B) -> tuple[int, int]:
+    """Attention layers to Hyena layers of the hybrid, in lowest terms (1:3 for one attention layer in four)."""
+    attention = sum(mixer_of_layer("hybrid", i) == "attention" for i in range(shape.n_layers))
+    g = math.gcd(attention, shape.n_layers - attention)
+    return attention // g, (shape.n_layers - attention) // g
 
 
 def mixer_of_layer(variant: str, layer: int) -> str:

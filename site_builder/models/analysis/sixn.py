@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 
 from .ledger import step_ledger
 from .shape import LLAMA3_8B, STEP_TOKENS, ModelShape, matmul_params
+
+# How close to 1 the unit tests hold the ledger's ratio to 6N plus attention.
+RATIO_TOLERANCE = 1e-12
 
 
 def attention_term_per_token(length: int, shape: ModelShape = LLAMA3_8B) -> int:
@@ -39,3 +43,24 @@ def six_n_check(length: int, step_tokens: int = STEP_TOKENS, shape: ModelShape =
     rule = 6 * n + attn
     per_tok = led.step.total / step_tokens
     return SixNCheck(length, n, 6 * n, attn, rule, per_tok, per_tok / rule)
+
+
+@dataclass(frozen=True)
+class PerParameter:
+    """The transformer's dense (matmul) FLOPs per token over N: what the 6N rule calls 2, 4 and 6."""
+
+    forward: Fraction
+    backward: Fraction
+    step: Fraction
+
+
+def dense_flops_per_parameter(
+    length: int = 2048, step_tokens: int = STEP_TOKENS, shape: ModelShape = LLAMA3_8B
+) -> PerParameter:
+    """Dense FLOPs of the transformer's step ledger per token per parameter of N, exactly (the attention
+    products are left out; they are the rule's separate term)."""
+    led = step_ledger("transformer", length, step_tokens, shape)
+    den = matmul_params(shape) * step_tokens
+    return PerParameter(
+        Fraction(led.forward.dense, den), Fraction(led.backward.dense, den), Fraction(led.step.dense, den)
+    )

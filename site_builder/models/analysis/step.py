@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .ledger import step_ledger
+from .ledger import sequence_cost, step_ledger
 from .shape import STEP_TOKENS
 
 
@@ -69,3 +69,11 @@ def step_shares(variant: str, length: int, step_tokens: int = STEP_TOKENS) -> St
         step_flops=s.total,
         step_flops_per_token=s.total / step_tokens,
     )
+
+
+def forward_share_per_sequence(variant: str, length: int, step_tokens: int = STEP_TOKENS) -> float:
+    """The forward share without the once-per-step transforms (the filter and block-spectrum FFTs): what
+    the forward column would read if those were not spread over the step's sequences."""
+    led = step_ledger(variant, length, step_tokens)
+    f = sequence_cost(variant, length).fwd_seq.scaled(led.sequences)
+    return _ratio(f.optical, f.total)
