@@ -1,0 +1,100 @@
+"""Hardening, second round: nothing outside the project is read or echoed, a hostile file name gives one line,
+and a heading list or a data block cannot make the build slow or the page break."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from site_builder.cli import main
+from tests.build.test_bad_inputs import Sandbox, box, leftovers, tree_digest
+
+__all__ = ["box"]
+
+SECRET = "SECRET-FIRST-LINE of a file outside the project"
+
+
+def outside(tmp_path: Path) -> Path:
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text(SECRET + "\nmore\n")
+    return secret
+
+
+def link(rel: str, target: Callable[[Path], Path]) -> Callable[[Sandbox, Path], None]:
+    def make(b: Sandbox, tmp_path: Path) -> None:
+        (b.project / rel).symlink_to(target(tmp_path))
+
+    return make
+
+
+def named(name: bytes) -> Callable[[Sandbox, Path], None]:
+    def make(b: Sandbox, _tmp: Path) -> None:
+        folder = os.fsencode(b.project / "content")
+        with open(os.path.join(folder, name), "w") as f:
+            f.write("---\ntitle: A page\n---\n\nWords.\n")
+
+    return make
+
+
+CASES: dict[str, tuple[Callable[[Sandbox, Path], None], str]] = {
+    "a content link leaving the project": (
+        link("content/leak.md", outside),
+        r"^error: content/leak\.md: file: expected a file inside the project, found a symbolic link to a file "
+        r"outside it$",
+    ),
+    "a content link to /etc/passwd": (
+        link("content/passwd.md", lambda _t: Path("/etc/passwd")),
+        r"^error: content/passwd\.md: file: expected a file inside the project",
+    ),
+    "a template link leaving the project": (
+        link("templates/leak.html", outside),
+        r"^error: templates/leak\.html: file: expected a file inside the project",
+    ),
+    "a data link leaving the project": (
+        link("data/leak.yaml", outside),
+        r"^error: data/leak\.yaml: file: expected a file inside the project",
+    ),
+    "a link loop": (
+        link("content/loop", lambda _t: Path("..")),
+        r"^error: content/loop: file: expected a file or folder, not a link to a folder, found a symbolic link$",
+    ),
+    "a file name that is not UTF-8": (
+        named(b"caf\xe9.md"),
+        r"^error: content/caf\\xe9\.md: file name: expected a name in UTF-8, found bytes that are not UTF-8$",
+    ),
+    "a file name with a newline and an escape sequence": (
+        named(b"a\n\x1b[31mb.md"),
+        r"^error: content/a\\n\\x1b\[31mb\.md: file name: expected names of letters",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_outside_files_are_neither_read_nor_echoed(
+    name: str, box: Sandbox, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make, message = CASES[name]
+    make(box, tmp_path)
+    site = tree_digest(box.out)
+    capsys.readouterr()
+    assert main(box.args()) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\x1b" not in err, repr(err)
+    assert re.search(message, err.strip()), err
+    assert SECRET not in err and "root:" not in err
+    assert tree_digest(box.out) == site
+    assert leftovers(box.out.parent) == []
+
+
+def test_thousands_of_equal_headings_build(box: Sandbox) -> None:
+    """20,000 headings with one text (quadratic before: 73 s); ids as the anchors plugin gives them."""
+    body = "".join("## a\n\nWords.\n\n" for _ in range(20_000))
+    box.write("content/cit/many.md", ("---\ntitle: Many headings\n---\n\n" + body).encode())
+    assert main(box.args()) == 0
+    html = (box.out / "cit" / "many" / "index.html").read_text("utf-8")
+    assert 'id="a"' in html and 'id="a-1"' in html and 'id="a-19999"' in html
