@@ -12,15 +12,23 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
+from site_builder.errors import BuildError
 from site_builder.paths import Options, Paths
 
 CLIENT = Path(__file__).resolve().parent / "serve_client.js"
 INJECT = b'<script src="/__reload.js" defer></script>'
+# The pages' own policy (templates/base.html), sent as a header too: the reload script is a file of this server.
+CSP = (
+    "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    "img-src 'self' data:; style-src 'self' 'unsafe-inline'"
+)
 
 
 class BuildState:
@@ -59,25 +67,73 @@ def rebuild(opts: Options, paths: Paths, state: BuildState, log=print) -> bool: 
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
+    """The site's files, for this machine's browser only: a request whose ``Host`` is not ``127.0.0.1:PORT`` or
+    ``localhost:PORT`` gets 403 (so a page elsewhere cannot read the dev site through DNS rebinding), folders are
+    never listed, every response says ``nosniff`` and carries the pages' CSP, and a malformed request is answered
+    (or dropped) without a traceback."""
+
     state: BuildState
+    port: int = 0
+    log: Callable[[str], None] = print
 
     def log_message(self, format: str, *args: object) -> None:
         pass
 
+    def log_error(self, format: str, *args: object) -> None:
+        pass
+
+    def handle_one_request(self) -> None:
+        try:
+            super().handle_one_request()
+        except (ConnectionError, TimeoutError, ValueError, UnicodeError):
+            self.close_connection = True  # a client gone or a request no handler can read: nothing to answer
+
+    def _host_ok(self) -> bool:
+        host = (self.headers.get("Host") or "").strip().lower()
+        return host in (f"127.0.0.1:{self.port}", f"localhost:{self.port}")
+
+    def end_headers(self) -> None:
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", CSP)
+        super().end_headers()
+
+    def list_directory(self, path: str | os.PathLike[str]) -> None:  # type: ignore[override]
+        self.send_error(404, "Not found")
+        return None
+
+    def do_HEAD(self) -> None:
+        if not self._host_ok():
+            return self._refuse()
+        super().do_HEAD()
+
     def do_GET(self) -> None:
-        path = self.path.split("?", 1)[0]
+        if not self._host_ok():
+            return self._refuse()
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if "\x00" in path or "%00" in path:
+            return self.send_error(400, "Bad request")
         if path == "/__reload":
             return self._send(self.state.snapshot(), "application/json")
         if path == "/__reload.js":
             return self._send(CLIENT.read_bytes(), "text/javascript")
-        target = Path(self.translate_path(path))
-        if target.is_dir():
-            target = target / "index.html"
-        if target.suffix == ".html" and target.is_file():
-            html = target.read_bytes()
-            html = html.replace(b"</body>", INJECT + b"</body>", 1) if b"</body>" in html else html + INJECT
-            return self._send(html, "text/html; charset=utf-8")
+        try:
+            target = Path(self.translate_path(path))
+            if target.is_dir():
+                target = target / "index.html"
+            if target.suffix == ".html" and target.is_file():
+                html = target.read_bytes()
+                html = html.replace(b"</body>", INJECT + b"</body>", 1) if b"</body>" in html else html + INJECT
+                return self._send(html, "text/html; charset=utf-8")
+        except (OSError, ValueError):
+            return self.send_error(404, "Not found")
         return super().do_GET()
+
+    def _refuse(self) -> None:
+        host = (self.headers.get("Host") or "").replace("\n", " ")[:80]
+        type(self).log(
+            f"serve: refused a request for Host {host!r} (only 127.0.0.1:{self.port} and localhost:{self.port})"
+        )
+        self.send_error(403, "Forbidden")
 
     def _send(self, body: bytes, kind: str) -> None:
         self.send_response(200)
@@ -96,28 +152,47 @@ def watched(paths: Paths) -> list[Path]:
     ]
 
 
+def listen(port: int) -> http.server.ThreadingHTTPServer:
+    """The server socket on 127.0.0.1 (before any build, so a port taken is said at once, with its number)."""
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    except OSError as e:
+        raise BuildError(
+            f"serve: port {port} on 127.0.0.1: expected a free port (choose one with --port or PORT=…), "
+            f"found {(e.strerror or type(e).__name__).lower()}"
+        ) from None
+
+
 def serve(opts: Options, port: int) -> int:
-    from watchfiles import watch
+    try:
+        from watchfiles import watch
+    except ImportError:
+        raise BuildError(
+            "serve: watchfiles: expected the file watcher installed (`make serve` installs requirements/serve.txt), "
+            "found it missing"
+        ) from None
 
     paths = opts.paths()
     state = BuildState()
-    if not rebuild(opts, paths, state) and not paths.out.is_dir():
-        print(f"error: {paths.label(paths.out)}: expected a first good build to serve, found none", file=sys.stderr)
-        return 1
-    handler = functools.partial(type("H", (Handler,), {"state": state}), directory=str(paths.out))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    print(
-        f"serving {paths.out} on http://127.0.0.1:{srv.server_address[1]}/ (rebuilds on change; Ctrl-C stops)",
-        flush=True,
+    srv = listen(port)
+    bound = srv.server_address[1]
+    srv.RequestHandlerClass = functools.partial(  # type: ignore[assignment]
+        type("H", (Handler,), {"state": state, "port": bound}), directory=str(paths.out)
     )
     try:
-        for _changes in watch(*watched(paths), debounce=200, step=50):
-            rebuild(opts, paths, state)
-            sys.stdout.flush()
-    except KeyboardInterrupt:
-        pass
+        if not rebuild(opts, paths, state) and not paths.out.is_dir():
+            print(f"error: {paths.label(paths.out)}: expected a first good build to serve, found none", file=sys.stderr)
+            return 1
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        print(f"serving {paths.out} on http://127.0.0.1:{bound}/ (rebuilds on change; Ctrl-C stops)", flush=True)
+        try:
+            for _changes in watch(*watched(paths), debounce=200, step=50):
+                rebuild(opts, paths, state)
+                sys.stdout.flush()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            srv.shutdown()
     finally:
-        srv.shutdown()
         srv.server_close()
     return 0
