@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from site_builder.errors import BuildError
+
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
     "--no-sandbox",
@@ -65,14 +67,24 @@ def print_decks(site: Path, browser: object, base: str) -> list[Path]:
 
 
 def main(site: Path) -> int:
-    from playwright.sync_api import sync_playwright
-
     if not (site / "index.html").is_file():
-        print(f"error: {site}: expected a built site (run make site), found none")
-        return 1
-    with serving(site) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        for out in print_decks(site, browser, base):
-            print(f"wrote {out.relative_to(site.parent) if out.is_relative_to(site.parent) else out}")
-        browser.close()
+        raise BuildError(f"{site}: site: expected a built site (run make site), found none")
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise BuildError(
+            "pdf: playwright: expected it installed (`make pdf` installs requirements/test.txt), found it missing"
+        ) from None
+    if not Path(CHROMIUM).is_file():
+        raise BuildError(f"pdf: {CHROMIUM}: expected Debian's chromium (`make chromium` installs it), found none")
+    try:
+        with serving(site) as base, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            for out in print_decks(site, browser, base):
+                print(f"wrote {out.relative_to(site.parent) if out.is_relative_to(site.parent) else out}")
+            browser.close()
+    except PlaywrightError as e:
+        first = (str(e).strip().splitlines() or ["no message"])[0][:200]
+        raise BuildError(f"pdf: {CHROMIUM}: expected the browser to print the decks, found {first}") from None
     return 0

@@ -26,8 +26,11 @@ def allowed_jobs() -> int:
     """``SITE_BUILDER_JOBS`` if set (a whole number, 1 or more), else the CPU count."""
     raw = os.environ.get(JOBS_ENV, "").strip()
     if raw:
-        if not raw.isdigit() or int(raw) < 1:
-            raise ValueError(f"{JOBS_ENV} must be a whole number of processes, 1 or more; found {raw!r}")
+        if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
+            shown = raw.encode("unicode_escape").decode("ascii")[:40]
+            raise BuildError(
+                f"{JOBS_ENV}: environment: expected a whole number of processes, 1 or more, found {shown!r}"
+            )
         return int(raw)
     return os.cpu_count() or 1
 
