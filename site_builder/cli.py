@@ -80,6 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as e:  # Interrupted included: the one clean line
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except MemoryError:  # an input far larger than any the limits let through: still one line, nothing written
+        print(
+            f"error: {args.command}: memory: expected the inputs to fit in memory, found them too large",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:  # before the handlers were installed or after they were restored
         print("error: interrupted by SIGINT: nothing was written", file=sys.stderr)
         return 130

@@ -70,6 +70,7 @@ def _die_with(parent: int) -> None:
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 class Beside(Generic[T]):
@@ -83,13 +84,21 @@ class Beside(Generic[T]):
     def __init__(self, fn: Callable[[], T]) -> None:
         read, write = os.pipe()
         parent = os.getpid()
-        self.pid = os.fork()
+        # SIGINT and SIGTERM wait while the process forks: a signal handled inside fork's own hooks (logging's
+        # lock release) is swallowed there, and the build would run on. Held back, it is raised just after.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+        try:
+            self.pid = os.fork()
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            raise
         if self.pid == 0:  # the child: compute, send, and leave without running the parent's clean-ups
             os.close(read)
             code = 0
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 _die_with(parent)
                 try:
                     out = pickle.dumps(("ok", fn()), protocol=pickle.HIGHEST_PROTOCOL)
@@ -104,6 +113,11 @@ class Beside(Generic[T]):
         os.close(write)
         self._read = read
         self._outcome: tuple[bytes, int] | None = None
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a signal held back is raised here
+        except BaseException:
+            self.cancel()  # no worker is left behind
+            raise
 
     def result(self) -> T:
         """Wait for the child and return its value (or raise its error); again, the same outcome."""
