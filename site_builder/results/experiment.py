@@ -560,7 +560,7 @@ def _section_delta_share(doc: ResultsDoc, data: ExperimentData) -> None:
             cells: list[Cell | str] = [f"C, {mode} {size}, {tensor}"]
             for sel in ("low", "topk", "random"):
                 v = table[f"{tensor}/all/{sel}"]
-                key = f"exp.energy_sci.{rid}.{tensor}.{sel}" if sel == "low" else None
+                key = f"exp.energy_sci.{rid}.{tensor}.{sel}" if (sel, tensor) == ("low", "delta") else None
                 cells.append(Cell(sci_text(v), v, key))
             t.add(*cells)
 
