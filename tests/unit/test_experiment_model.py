@@ -117,3 +117,66 @@ def test_exact_band_is_the_mean_of_the_six_low_band_runs(experiment):
     assert cells["exp.exact_band.final_mean"].text == "3.141"
     assert cells["exp.exact_band.runs"].text == "6"
     assert abs(cells["exp.exact_band.final_mean"].value - 3.14106) < 1e-5
+
+
+def _cells(experiment) -> dict[str, str]:
+    return {c.key: c.text for c in build_experiment_results(experiment).keyed_cells()}
+
+
+def test_settings_read_from_the_configuration_lines(experiment):
+    cells = _cells(experiment)
+    assert cells["exp.setting.decay"] == "0.999"
+    assert cells["exp.setting.fs_every"] == "100"
+    assert cells["exp.setting.kappa"] == "4"
+    assert (cells["exp.setting.calib_start"], cells["exp.setting.calib_end"]) == ("200", "299")
+    assert (cells["exp.setting.lr_adamw"], cells["exp.setting.lr_demo"]) == ("0.003", "0.001")
+    assert cells["exp.setting.configs"] == "22"
+    assert cells["exp.setting.runs"] == "32"
+
+
+def test_int64_payload_is_two_and_a_half_times_the_compact_one(experiment):
+    cells = _cells(experiment)
+    assert cells["exp.bytes.B.int64_vs_compact"] == "2.5x"
+    assert cells["exp.bytes.band.int64_vs_compact"] == "1.0x"
+
+
+def test_gaps_to_topk_are_differences_of_the_printed_losses(experiment):
+    cells = _cells(experiment)
+    assert cells["exp.gap.fixed_band_best.d3"] == "0.915"  # 2.700 - 1.785 (unrounded: 0.9156)
+    assert cells["exp.gap.optics_repaired_best.d2"] == "1.09"  # 2.878 - 1.785
+    assert cells["exp.gap.low_band_best.d3"] == "1.339"
+
+
+def test_chunk_and_optics_labels(experiment):
+    cells = _cells(experiment)
+    assert cells["exp.chunking.1d256.label"] == "1-D 256"
+    assert cells["exp.chunking.1d64.label"] == "1-D 64"
+    assert cells["exp.chunking.2d64.label"] == "2-D 64×64"
+    assert cells["exp.chunking.2d64.values"] == "4,096"
+    assert cells["exp.optics.Ex-enob6-p8.enob_planes"] == "6, 8"
+    assert cells["exp.optics.E-enob8-p4.enob_planes"] == "8, 4"
+    assert cells["exp.optics.E-enob8-p8.enob_label"] == "ENOB 8"
+    assert cells["exp.optics.E-enob8-p12.planes_label"] == "12 planes"
+    assert cells["exp.sweep.repaired.enob.list"] == "6, 8, 10 and 12"
+    assert cells["exp.sweep.repaired.planes.range"] == "4–12"
+
+
+def test_lowest_enob_that_reaches_the_first_rung(experiment):
+    cells = _cells(experiment)
+    assert cells["exp.optics.lowest_enob_to_target"] == "8"
+    assert cells["exp.optics.lowest_enob_to_target_label"] == "ENOB 8"
+    assert cells["exp.optics.enob_short_of_target"] == "6"
+
+
+def test_scientific_shares():
+    from site_builder.results.experiment import sci_text
+
+    assert sci_text(8.46842147590413e-05) == "8.5e-5"
+    assert sci_text(0.0) == "0"
+    assert sci_text(0.146) == "1.5e-1"
+
+
+def test_published_figures_differ_only_where_the_text_says(experiment):
+    doc = build_experiment_results(experiment)
+    differ = {k for k, v in doc.data["published"].items() if not v["reproduced"]}
+    assert differ == {"exp.setting.runs", "exp.energy_sci.C-1d256.delta.low"}
