@@ -83,7 +83,8 @@ def typed_in(text: str) -> Iterator[Typed]:
             before = text[: m.start()]
             previous = words[i - 1].group(0) if i else ""
             following = words[i + 1].group(0) if i + 1 < len(words) else ""
-            if not any(_allowed(w, previous, before, following) for w in (word, raw.rstrip(",.;:"))):
+            bare = re.sub(r"['’]s$", "", word)  # a name's possessive ("Hyena-2's") is the name
+            if not any(_allowed(w, previous, before, following) for w in (word, bare, raw.rstrip(",.;:"))):
                 lo, hi = max(0, m.start() - 30), min(len(text), m.end() + 30)
                 yield Typed(word or raw, " ".join(text[lo:hi].split()))
 

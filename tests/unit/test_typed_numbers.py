@@ -14,9 +14,9 @@ from site_builder.render.typed_numbers import check_front_matter, front_matter_t
 
 ALLOWED = {
     "section number": "as §2 and §7a show, and §2–§4 in turn",
-    "deck number": "FOptTrn 01, CiT 05, deck 04 and Deck 02",
+    "deck number": "FOptTrn 01, FOptInf 02, CiT 05, deck 04 and Deck 02",
     "number format": "BF16, FP8, FP32, INT8, int64, E4M3 and E5M2",
-    "model name": "Llama-3-8B and GPT-2",
+    "model name": "Llama-3-8B, Llama-3-8B-shaped, GPT-2 and Hyena-2's cost",
     "accelerator": "an H100, an A100 or a B200",
     "rule and optics names": "the 6N rule and a 4f system",
     "dimension": "a 1-D band or a 2-D one",
