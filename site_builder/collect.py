@@ -24,7 +24,8 @@ SAFE_LINK = "a link with no scheme (relative, /site-root, #anchor) or http, http
 INLINE_RULES = ("fig", "term", "value")  # :name[…] inside a line
 # What is left in a text token when no rule read it: an unknown or misspelt directive, a chart placed inside a
 # line, a figure or term whose brackets do not hold a key.
-DIRECTIVE = re.compile(r"(?<![\w:])(:{1,3})([A-Za-z][\w-]*)\[")
+DIRECTIVE = re.compile(r"(?<![\w:])(:{1,3})([A-Za-z][^\s\[\]:]*)\[")  # a name with an invisible character too
+INVISIBLE = re.compile("[\u00a0\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\ufeff]")
 CONTAINER_LINE = re.compile(r"^:::+\s*([^\s:]\S*)")
 LIST_HINT = {
     "fig": "python -m site_builder figures [PATTERN]",
@@ -115,9 +116,14 @@ def check_directives(page: Page, tokens: list[Token], lines: list[str]) -> None:
     ``::: name`` container."""
     for t, span in _walk(tokens):
         if t.type == "text" and "[" in t.content:
-            for m in DIRECTIVE.finditer(t.content):
+            # a no-break or zero-width space inside a name ("::fi g[…]") still makes it markup the author meant
+            for m in DIRECTIVE.finditer(INVISIBLE.sub("", t.content)):
                 colons, name = m.group(1), m.group(2)
-                line = _line(page, lines, span, m.group(0))
+                line = (
+                    _line(page, lines, span, m.group(0))
+                    if m.group(0) in t.content
+                    else page.line_of((span or [0])[0] + 1)
+                )
                 if colons == "::" and name == "chart":
                     raise InputError(
                         page.label, line, "::chart[name] on a line of its own", repr(t.content.strip()[:60])

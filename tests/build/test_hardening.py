@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from site_builder.cli import main
 from tests.build.test_bad_inputs import Sandbox, box, leftovers, tree_digest
@@ -98,3 +101,75 @@ def test_thousands_of_equal_headings_build(box: Sandbox) -> None:
     assert main(box.args()) == 0
     html = (box.out / "cit" / "many" / "index.html").read_text("utf-8")
     assert 'id="a"' in html and 'id="a-1"' in html and 'id="a-19999"' in html
+
+
+INVISIBLE = ["\u200b", "\u00a0", "\u200d", "\ufeff", "\u2028"]
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [":fig[exp.final.B{c}]", ":term[fixed-band{c}]", ":fi{c}g[exp.final.B]", ":te{c}rm[fixed-band]"],
+)
+@pytest.mark.parametrize("c", INVISIBLE[:2])
+def test_an_invisible_character_in_markup_is_an_error_not_published(
+    markup: str, c: str, box: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    box.content("content/cit/optics.md", lambda t: t + f"\nThe loss {markup.format(c=c)} here.\n")
+    capsys.readouterr()
+    assert main(box.args()) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and re.match(r"error: content/cit/optics\.md: line \d+: expected ", err), err
+
+
+NAME_CHARS = st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from(
+    ["\n", "\x1b", "\t", *INVISIBLE]
+)
+BODY_PARTS = st.sampled_from(
+    [
+        "Words.",
+        "## a",
+        ":fig[exp.final.B]",
+        ":fig[exp.final.B\u200b]",
+        ":term[fixed-band]",
+        ":figure[x]",
+        "::chart[amdahl]",
+        "x ::chart[amdahl]",
+        "::: note\ninside\n:::",
+        "> " * 60 + "deep",
+        "- " * 40 + "deep",
+        "| a | b |\n|---|---|\n| c | d |",
+        "[link](/cit/)",
+        "[bad](javascript:alert)",
+        "<b>raw</b>",
+        "`code 0.9`",
+        "\u202eRTL",
+        "\x00nul",
+    ]
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(NAME_CHARS, min_size=1, max_size=12), parts=st.lists(BODY_PARTS, min_size=1, max_size=8))
+def test_hostile_names_and_content_give_one_line_or_a_clean_build(
+    name: str, parts: list[str], box: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = box.project / "content" / "fuzz"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    body = "---\ntitle: Fuzzed\n---\n\n" + "\n\n".join(parts) + "\n"
+    try:
+        (folder / f"{name.replace('/', '_')}.md").write_text(body, encoding="utf-8", errors="surrogateescape")
+    except (OSError, ValueError):
+        return  # a name the file system itself refuses (NUL, too long): nothing to build
+    site = tree_digest(box.out)
+    capsys.readouterr()
+    code = main(box.args())
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    if code == 0:
+        assert out.err == ""
+    else:
+        assert code == 1 and out.err.count("\n") == 1 and out.err.startswith("error: "), repr(out.err)
+        assert "\x1b" not in out.err
+        assert tree_digest(box.out) == site
+    assert leftovers(box.out.parent) == []
