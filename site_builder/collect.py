@@ -151,7 +151,7 @@ def check_directives(page: Page, tokens: list[Token], lines: list[str]) -> None:
 def check_typed(page: Page, tokens: list[Token], lines: list[str]) -> None:
     """No number typed in the prose: the first digit outside a figure that is not an allowed name is an error
     naming its line (site_builder/render/typed_numbers.py)."""
-    for typed, span in typed_in_tokens(tokens):
+    for typed, span in typed_in_tokens(tokens, skip_meta=page.kind == "deck"):
         raise typed_error(page.label, _line(page, lines, span, typed.word), typed)
 
 
@@ -163,6 +163,7 @@ def parse_page(page: Page, md: MarkdownIt) -> Parsed:
     lines = page.body.splitlines()
     check_markup(page, md, lines)
     check_directives(page, tokens, lines)
+    check_typed(page, tokens, lines)
     parsed = Parsed(page, tokens)
     for t, span in _walk(tokens):
         if t.type == "fig":

@@ -10,6 +10,7 @@ from typing import Any
 
 from site_builder.errors import InputError, describe
 from site_builder.page_kinds import CONTENT_KINDS
+from site_builder.render.typed_numbers import check_front_matter
 from site_builder.series import SERIES
 from site_builder.sources.reading import CONTENT_MAX_BYTES, links_stay_inside, load_yaml, read_text
 from site_builder.suggest import did_you_mean
@@ -133,6 +134,7 @@ def load_page(path: Path, root: Path, front: FrontMatter | None = None) -> Page:
             label, "front matter.kind", f"a deck only in {where} (content/<series>/decks/NN-slug.md)", "kind deck"
         )
     check_keys(label, meta, DECK_KEYS if kind == "deck" else PAGE_KEYS, f"a {kind}")
+    check_front_matter(label, meta)  # no typed number in what the page shows of it
     title = _meta_str(label, meta, "title", required=True)
     assert title is not None
     series = meta.get("series")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from site_builder.content import FrontMatter, check_keys, read_front_matter
 from site_builder.errors import InputError, describe
+from site_builder.render.typed_numbers import check_front_matter
 from site_builder.series import SERIES
 
 FOLDER = "glossary"
@@ -50,6 +51,7 @@ def load_term(path: Path, label: str, front: FrontMatter | None = None) -> Term:
         raise InputError(label, "file name", "a key of lowercase letters, digits and hyphens", repr(key))
     meta, body, body_line = read_front_matter(path, label, front)  # bounded UTF-8, safe YAML, one-line errors
     check_keys(label, meta, TERM_KEYS, "a glossary entry")
+    check_front_matter(label, meta)
     for name in ("title", "short"):
         if name not in meta:
             raise InputError(label, f"front matter.{name}", "a non-empty string", "no such key")

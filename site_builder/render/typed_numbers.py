@@ -48,6 +48,7 @@ TERM_KEY = re.compile(r":term\[[a-z0-9-]+(?:\|([^\]\n]+))?\]")
 CODE_SPAN = re.compile(r"`[^`]*`")
 URL_PART = re.compile(r"\]\([^)]*\)")
 
+META_LINE = re.compile(r"^(?:Terms|Source):")
 SHOWN_FRONT_MATTER = ("title", "summary", "lead", "kicker", "description", "nav", "short")
 
 RULE = "a figure (:fig[key]; numbers are never typed, see docs/writing.md)"
@@ -78,7 +79,7 @@ def typed_in(text: str) -> Iterator[Typed]:
     words = list(WORD.finditer(text))
     for i, m in enumerate(words):
         raw = m.group(0)
-        if any(c.isdigit() for c in raw):
+        if any(c.isdecimal() for c in raw):  # a superscript (D²NN, m²) is part of a name or unit, not a number
             word = raw.strip(STRIP)
             before = text[: m.start()]
             previous = words[i - 1].group(0) if i else ""
@@ -89,12 +90,14 @@ def typed_in(text: str) -> Iterator[Typed]:
                 yield Typed(word or raw, " ".join(text[lo:hi].split()))
 
 
-def typed_in_tokens(tokens: Iterable[Token]) -> Iterator[tuple[Typed, list[int] | None]]:
+def typed_in_tokens(tokens: Iterable[Token], skip_meta: bool = False) -> Iterator[tuple[Typed, list[int] | None]]:
     """Typed numbers in a parsed page: the text of every inline token (figures, terms' keys, code spans and link
     addresses are not text), with the line span of the block holding it. A term's shown text is prose."""
     for t in tokens:
         if t.type != "inline" or not t.children:
             continue
+        if skip_meta and META_LINE.match(t.content):
+            continue  # a deck's Terms: and Source: lines name glossary keys and sections, not numbers
         parts: list[str] = []
         _text_of(t.children, parts)
         for typed in typed_in("".join(parts)):

@@ -546,9 +546,7 @@ def _section_delta_share(doc: ResultsDoc, data: ExperimentData) -> None:
         "averages worker 0's diagnostics over every diagnostic step after step 200. At three decimals the low "
         "band's share of the delta prints as 0.000; here the same values are written with two significant "
         "figures. These are averages over the run: the diagnostics at each step are not in the vendored run "
-        "logs, so how the share falls from step to step (which the experiment's optics investigation follows "
-        "to the last step) is not reproduced here, and the experiment's note itself is not among the pinned "
-        "inputs."
+        "logs, so how the share falls from step to step is not recomputed here (see below)."
     )
     t = s.table("Run and tensor", "Low band", "Top-k", "Random")
     for run_key, table in data.energy.items():
@@ -563,6 +561,16 @@ def _section_delta_share(doc: ResultsDoc, data: ExperimentData) -> None:
                 key = f"exp.energy_sci.{rid}.{tensor}.{sel}" if (sel, tensor) == ("low", "delta") else None
                 cells.append(Cell(sci_text(v), v, key))
             t.add(*cells)
+    if data.band_share:
+        s.text(
+            "How the share falls over a run is in the experiment's optics investigation note (its §2, for worker "
+            "0 and the three seeds of C with 1-D chunks of 256), a pinned input. Its cells are read here as the "
+            "note prints them, each the range over the seeds at one step; they are not recomputed, since the "
+            "diagnostics they come from are not in the run logs."
+        )
+        t = s.table("Step", "Low band's share of the delta's energy, range over the seeds (read)")
+        for step, cell in data.band_share:
+            t.add(f"{step:,}", Cell(cell, cell, f"exp.investigation.band_share.{step}"))
 
 
 # -- section 8: where each figure comes from -----------------------------------------------------
@@ -607,6 +615,12 @@ PROVENANCE = (
         "Captured energy, two significant figures",
         "exp.energy_sci.*",
         "read from results.json, as above",
+        "this file, §7",
+    ),
+    (
+        "The band's share of the delta by step",
+        "exp.investigation.band_share.*",
+        "read from the experiment's optics investigation note, not recomputed (its diagnostics are not in the logs)",
         "this file, §7",
     ),
     (

@@ -20,6 +20,8 @@ EXPERIMENT = "demo-fixed-band"
 RESULTS_JSON = f"{EXPERIMENT}/tinystories-gpu/results.json"
 RESULTS_MD = f"{EXPERIMENT}/tinystories-gpu/results.md"
 CURVES = f"{EXPERIMENT}/curves"
+INVESTIGATION = f"{EXPERIMENT}/docs/optics_investigation.md"
+BAND_SHARE_ROW = "Band share of delta energy"  # the note's §2 table: the row read, by step
 
 # <dataset>-<variant>[-<band>]-k16-<chunking>[-enob<E>-p<P>][-agc<N>][-fbsent]-lr<rate>-s<seed>
 RUN_NAME = re.compile(
@@ -81,6 +83,7 @@ class ExperimentData:
     energy: dict[str, dict[str, float]]
     runs: dict[str, Run]
     results_md_path: Path
+    band_share: tuple[tuple[int, str], ...] = ()  # (step, range over the seeds), from the investigation note
 
     def runs_of(self, group: str) -> list[Run]:
         return sorted((r for r in self.runs.values() if r.group == group), key=lambda r: r.seed)
@@ -235,4 +238,30 @@ def load_experiment(vendor: Path | Folder) -> ExperimentData:
             raise InputError(
                 str(base / RESULTS_JSON), f"rows[{i}].seeds", f"{n} (run curves found)", describe(row.seeds)
             )
-    return ExperimentData(target, rows, energy, runs, base / RESULTS_MD)
+    band_share = load_band_share(INVESTIGATION, folder.read_text(INVESTIGATION))
+    return ExperimentData(target, rows, energy, runs, base / RESULTS_MD, band_share)
+
+
+def load_band_share(label: str, text: str) -> tuple[tuple[int, str], ...]:
+    """The investigation note's table of the low band's share of the delta's energy, by step: the per-step
+    diagnostics behind it are not in the run logs, so these cells are read as the note prints them."""
+    from site_builder import mdtables
+
+    for section in mdtables.parse(text, label):
+        for t in section.tables:
+            if t.columns[:1] != ["Step"]:
+                continue
+            for row in t.rows:
+                if row[:1] == [BAND_SHARE_ROW]:
+                    out = []
+                    for step, cell in zip(t.columns[1:], row[1:], strict=False):
+                        if not step.isdigit() or not re.fullmatch(r"\d\.\d–\d\.\de-\d+", cell):
+                            raise InputError(
+                                label,
+                                f"{section.title} › {BAND_SHARE_ROW} › {step}",
+                                "a range such as 1.6–1.8e-5 under a step",
+                                repr(cell),
+                            )
+                        out.append((int(step), cell))
+                    return tuple(out)
+    raise InputError(label, "tables", f"a table with a row {BAND_SHARE_ROW!r} under a Step header", "none")

@@ -25,6 +25,7 @@ READS: dict[str, tuple[str, ...]] = {
         "demo-fixed-band/tinystories-gpu/results.json",
         "demo-fixed-band/tinystories-gpu/results.md",
         "demo-fixed-band/curves/*.jsonl",
+        "demo-fixed-band/docs/optics_investigation.md",
     ),
     "reference": ("presets.yaml",),
 }

@@ -115,6 +115,37 @@ CASES: dict[str, tuple[str, Callable[[str], str], str]] = {
         replace_once("title:", 'kicker: "Unclosed\ntitle:'),
         r"content/cit/optics\.md: line 2: expected a closing quote for the string opened here, found none",
     ),
+    "typed number in prose": (
+        "content/cit/optics.md",
+        append("\nAt a load of 0.9 the link slows.\n"),
+        r"content/cit/optics\.md: line \d+: expected a figure \(:fig\[key\]; numbers are never typed, see "
+        r"docs/writing\.md\) for '0\.9' in “…At a load of 0\.9 the link slows\.…”, found typed text",
+    ),
+    "typed number in a slide title": (
+        DECK,
+        replace_once("## The question {#question}", "## The question at 32 runs {#question}"),
+        r"04-the-fixed-band-experiment\.md: line \d+: expected a figure .* for '32'",
+    ),
+    "typed number in a table cell": (
+        "content/cit/optics.md",
+        append("\n| Setting | Value |\n|---|---|\n| Load | 0.5 |\n"),
+        r"content/cit/optics\.md: line \d+: expected a figure .* for '0\.5'",
+    ),
+    "typed number in a title": (
+        "content/cit/optics.md",
+        replace_once("title:", "title: 25 runs and"),
+        r"content/cit/optics\.md: front matter\.title: expected a figure .* for '25'",
+    ),
+    "typed number in a glossary definition": (
+        TERM,
+        replace_once("short:", "short: 8 bits or"),
+        r"content/glossary/enob\.md: front matter\.short: expected a figure .* for '8'",
+    ),
+    "typed number in a glossary body": (
+        TERM,
+        append("\nAbout 7 bits in practice.\n"),
+        r"content/glossary/enob\.md: line \d+: expected a figure .* for '7'",
+    ),
 }
 
 

@@ -25,6 +25,7 @@ from tests.conftest import PROJECT, REFERENCE, VENDOR
 RESULTS_JSON = "demo-fixed-band/tinystories-gpu/results.json"
 RESULTS_MD = "demo-fixed-band/tinystories-gpu/results.md"
 CURVE = "demo-fixed-band/curves/tinystories-adamw-lr0.003-s1.jsonl"
+INVESTIGATION = "demo-fixed-band/docs/optics_investigation.md"
 
 
 SHARED_CACHE: list[Path] = []  # one results cache for every sandbox: its keys cover what a case breaks
@@ -41,7 +42,7 @@ class Sandbox:
         self.out = root / "site"
         for name in ("data", "content", "templates"):
             shutil.copytree(PROJECT / name, self.project / name)
-        for rel in (RESULTS_JSON, RESULTS_MD):
+        for rel in (RESULTS_JSON, RESULTS_MD, INVESTIGATION):
             (self.vendor / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(VENDOR / rel, self.vendor / rel)
         shutil.copytree(VENDOR / "demo-fixed-band" / "curves", self.vendor / "demo-fixed-band" / "curves")

@@ -180,3 +180,22 @@ def test_published_figures_differ_only_where_the_text_says(experiment):
     doc = build_experiment_results(experiment)
     differ = {k for k, v in doc.data["published"].items() if not v["reproduced"]}
     assert differ == {"exp.setting.runs", "exp.energy_sci.C-1d256.delta.low"}
+
+
+def test_the_investigation_notes_band_share_is_read_by_step() -> None:
+    from site_builder.sources.experiment import INVESTIGATION, load_band_share
+    from tests.conftest import VENDOR
+
+    got = dict(load_band_share(INVESTIGATION, (VENDOR / INVESTIGATION).read_text("utf-8")))
+    assert got[3000] == "1.6–1.8e-5" and got[200] == "1.4–2.3e-3"
+
+
+def test_a_band_share_cell_that_is_not_a_range_is_one_line() -> None:
+    import pytest
+
+    from site_builder.errors import InputError
+    from site_builder.sources.experiment import load_band_share
+
+    text = "## 2. x\n\n| Step | 200 |\n|---|---|\n| Band share of delta energy | lots |\n"
+    with pytest.raises(InputError, match=r"notes\.md: 2\. x › Band share of delta energy › 200: expected a range"):
+        load_band_share("notes.md", text)
