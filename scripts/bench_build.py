@@ -93,7 +93,7 @@ def main() -> None:
         page = project / "content" / "index.md"
         original = page.read_text(encoding="utf-8")
         for i in range(n):
-            page.write_text(original + f"\nAn edited sentence, version {i}.\n", encoding="utf-8")
+            page.write_text(original + f"\nAn edited sentence, version {chr(65 + i)}.\n", encoding="utf-8")
             r["edit"].append(timed(build_cmd(project, tmp / "site", cache), PROJECT))
         for _ in range(n):
             shutil.rmtree(mk / "site", ignore_errors=True)

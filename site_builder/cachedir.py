@@ -117,7 +117,9 @@ def usable(opts: Options, warn: Callable[[str], None]) -> Options:
     paths = opts.paths()
     if paths.cache is None:
         return opts
-    protected = [(p, n) for p, n in paths.protected() if p != paths.cache] + [(paths.out, "output folder")]
+    # the output folder is not among them: --out's own check (site_builder/outdir.py) refuses one that is, holds
+    # or sits in the cache, and says so in terms of --out
+    protected = [(p, n) for p, n in paths.protected() if p != paths.cache]
     check_cache(paths.cache, protected, paths.project)
     reason = _writable(paths.cache)
     if reason is None:

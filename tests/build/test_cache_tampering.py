@@ -119,7 +119,7 @@ def test_a_folder_of_user_files_is_refused_as_cache(
     assert tree_digest(mine) == before
 
 
-@pytest.mark.parametrize("where", ["content", "data", "out"])
+@pytest.mark.parametrize("where", ["content", "data", "out"])  # the output: refused by --out's own check
 def test_an_input_or_the_output_is_refused_as_cache(
     where: str, box: Sandbox, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -45,7 +45,7 @@ def test_jobs_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv(processes.JOBS_ENV, "3")
     assert processes.allowed_jobs() == 3
     monkeypatch.setenv(processes.JOBS_ENV, "0")
-    with pytest.raises(ValueError, match=processes.JOBS_ENV):
+    with pytest.raises(BuildError, match=rf"^{processes.JOBS_ENV}: environment: expected a whole number"):
         processes.allowed_jobs()
 
 
