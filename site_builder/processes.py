@@ -102,6 +102,8 @@ class Beside(Generic[T]):
                 _die_with(parent)
                 try:
                     out = pickle.dumps(("ok", fn()), protocol=pickle.HIGHEST_PROTOCOL)
+                except OSError as e:  # raised again as an OSError, so the parent's handler names it (a full disk)
+                    out = pickle.dumps(("oserror", e.errno, e.strerror, e.filename))
                 except BaseException as e:  # every failure goes back to the parent
                     out = pickle.dumps(("error", isinstance(e, BuildError), str(e) or type(e).__name__))
                 with os.fdopen(write, "wb") as f:
@@ -136,6 +138,9 @@ class Beside(Generic[T]):
         kind, *rest = pickle.loads(data)  # our own child's bytes
         if kind == "ok":
             return rest[0]  # type: ignore[no-any-return]
+        if kind == "oserror":
+            errno, strerror, filename = rest
+            raise OSError(errno, strerror, filename) if filename is not None else OSError(errno, strerror)
         is_build_error, message = rest
         raise (BuildError if is_build_error else RuntimeError)(message)
 
