@@ -98,6 +98,24 @@ def origin_of(source_file: str) -> Origin | None:
     return None
 
 
+def how_obtained(key: str) -> str | None:
+    """For an experiment figure, how it is obtained, from the experiment results' own provenance table (§8)."""
+    import fnmatch
+    import re
+
+    from site_builder.results.experiment import PROVENANCE
+
+    before = ""  # the last row that says how in full: "as above" refers to it
+    for _label, keys, how, _cell in PROVENANCE:
+        said = before + how.split("as above", 1)[1] if "as above" in how else how
+        for pattern in re.sub(r"\([^)]*\)", "", keys).split(","):
+            if pattern.strip() and fnmatch.fnmatchcase(key, pattern.strip()):
+                return said
+        if "as above" not in how:
+            before = how
+    return None
+
+
 def explain_lines(fig: dict[str, Any], pins: dict[str, dict[str, str]]) -> list[str]:
     """The lines ``explain`` prints for one figure of ``figures.json``."""
     s = fig["source"]
@@ -117,6 +135,9 @@ def explain_lines(fig: dict[str, Any], pins: dict[str, dict[str, str]]) -> list[
     else:
         lines.append(f"  writer     {org.writer} (producer in {org.where})")
         lines.append(f"  models     {', '.join(org.models) or 'none'}")
+        how = how_obtained(fig["key"]) if fig["key"].startswith("exp.") else None
+        if how is not None:
+            lines.append(f"  how        {how}")
         inputs = [(root, rel) for root in org.reads for rel in sorted(pins.get(root, {}))]
         for rel in org.also_reads:
             if ("vendor", rel) not in inputs:

@@ -159,6 +159,7 @@ def test_explain_a_committed_figure(box: Sandbox, capsys: pytest.CaptureFixture[
     assert _field(lines, "row") == "Completed runs" and _field(lines, "column") == "Value"
     assert _field(lines, "writer").startswith("site_builder.results.experiment.build_experiment_results ")
     assert _field(lines, "models") == "site_builder.models.experiment"
+    assert _field(lines, "how") == "read from the runs' configuration lines and counted"
     assert _field(lines, "shown on") == ", ".join("/" + p for p in f["pages"])
     assert _field(lines, "versions") == "05a68ae: 25 → 4d6b4b2: 32"
     pins = load_pins(box.project / "data" / "sources.yaml")["vendor"]
@@ -176,6 +177,7 @@ def test_explain_a_vendored_figure_and_a_published_one(box: Sandbox, capsys: pyt
     assert _field(lines, "row") == "B  DeMo, top-k, 2-D 64x64 chunks"
     assert _field(lines, "column") == "Final val loss (mean ± sd)"
     assert _field(lines, "writer").startswith("site_builder.results.experiment_vendored.register ")
+    assert _field(lines, "how").startswith("recomputed from each run's last evaluation")
     digest = load_pins(box.project / "data" / "sources.yaml")["vendor"]["demo-fixed-band/tinystories-gpu/results.md"]
     assert f"vendor/demo-fixed-band/tinystories-gpu/results.md  sha256 {digest}" in "\n".join(lines)
     assert not any(ln.startswith(("  published ", "  versions ")) for ln in lines)
