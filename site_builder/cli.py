@@ -1,4 +1,4 @@
-"""Command line: ``python -m site_builder build|results|pin``."""
+"""Command line: ``python -m site_builder build|results|pin|check|figures|explain|changes|…``."""
 
 from __future__ import annotations
 
@@ -55,6 +55,14 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("terms", help="list the glossary terms (key, title, definition, groups) matching PATTERN")
     common(t)
     t.add_argument("pattern", nargs="?", help="a substring of the key, title or definition, or a pattern")
+    ex = sub.add_parser("explain", help="where figure KEY comes from: cell, writer, models, pinned inputs, pages")
+    common(ex)
+    ex.add_argument("key", help="a registered figure key, such as exp.final.B")
+    ex.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
+    cg = sub.add_parser("changes", help="the figures that changed, appeared or disappeared from OLD to NEW")
+    common(cg)
+    cg.add_argument("old", help="a built site's figures.json or folder, or a git revision of this project")
+    cg.add_argument("new", help="the same, for the newer side")
     ch = sub.add_parser("charts", help="list the explorers a page may place with ::chart[name]")
     common(ch)
     return p
@@ -93,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, opts: Options) -> int:
     try:
-        if args.command in ("build", "serve", "check", "figures"):
+        if args.command in ("build", "serve", "check", "figures", "explain"):
             from site_builder.cachedir import usable
 
             opts = usable(opts, lambda line: print(line, file=sys.stderr))
@@ -115,6 +123,13 @@ def _run(args: argparse.Namespace, opts: Options) -> int:
             from site_builder.serve import serve
 
             return serve(opts, args.port)
+        elif args.command in ("explain", "changes"):
+            from site_builder import provenance
+
+            if args.command == "explain":
+                provenance.explain(opts, args.key)
+            else:
+                provenance.changes(opts, args.old, args.new)
         elif args.command == "results":
             from site_builder.build import write_results
 

@@ -198,10 +198,27 @@ class Registry:
                             out[key] = r[pi]
         return out
 
+    def versions(self, files: dict[str, ResultsFile]) -> dict[str, dict[str, str]]:
+        """Per figure key, its text in each data version where the versions differ, read from the results' version
+        tables (columns Figure key, one per version, Moved): only the rows whose Moved cell is "yes"."""
+        out: dict[str, dict[str, str]] = {}
+        for rf in files.values():
+            for s in rf.sections:
+                for t in s.tables:
+                    if len(t.columns) < 4 or t.columns[0] != "Figure key" or t.columns[-1] != "Moved":
+                        continue
+                    names = t.columns[1:-1]
+                    for r in t.rows:
+                        if r[-1] == "yes" and r[0] in self.figures:
+                            out[r[0]] = dict(zip(names, r[1:-1], strict=True))
+        return out
+
     def to_json(self, files: dict[str, ResultsFile] | None = None) -> dict[str, object]:
         """The figure list (``figures.json``); with ``files``, each figure that a results file sets against a
-        published figure has that figure's text as ``published``."""
+        published figure has that figure's text as ``published``, and each figure whose text differs between the
+        vendored data versions has its text in each as ``versions``."""
         published = self.published(files) if files else {}
+        versions = self.versions(files) if files else {}
         return {
             "figures": [
                 {
@@ -218,6 +235,7 @@ class Registry:
                     },
                     "pages": sorted(self.used_on.get(f.key, ())),
                     **({"published": published[f.key]} if f.key in published else {}),
+                    **({"versions": versions[f.key]} if f.key in versions else {}),
                 }
                 for f in sorted(self.figures.values(), key=lambda f: f.key)
             ]

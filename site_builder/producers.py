@@ -43,6 +43,7 @@ class Producer:
     entries: tuple[str, ...]  # the modules whose source (and what they import) the document depends on
     build: Callable[[Inputs], ResultsDoc]
     cost: float = 0.1  # seconds it takes to compute, roughly (measured): only to share the work between processes
+    reads: tuple[str, ...] = ()  # the roots of pinned inputs (vendor, reference) the document is computed from
 
 
 @dataclass
@@ -119,6 +120,7 @@ PRODUCERS: tuple[Producer, ...] = (
         ("site_builder.results.experiment", *INPUT_MODULES),
         _experiment,
         cost=0.03,
+        reads=("vendor",),
     ),
     Producer(
         "analysis",
@@ -137,6 +139,7 @@ PRODUCERS: tuple[Producer, ...] = (
         ("site_builder.results.simulation", "site_builder.results.sim_inputs", *INPUT_MODULES),
         _simulation,
         cost=0.45,
+        reads=("vendor", "reference"),
     ),
     Producer(
         "trainers",

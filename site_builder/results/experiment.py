@@ -17,8 +17,8 @@ from typing import Any
 from site_builder import fmt
 from site_builder.models import experiment as m
 from site_builder.results.cells import Published, published_against_ours
-from site_builder.results_doc import Cell, ResultsDoc, Section
-from site_builder.sources.experiment import ExperimentData, ResultRow, Run
+from site_builder.results_doc import Cell, ResultsDoc, Section, Value
+from site_builder.sources.experiment import PREVIOUS, ExperimentData, ResultRow, Run
 
 # The steps ladder: each target is the final validation loss (three decimals) of a named configuration.
 # The exact band: the fixed low band computed exactly (no optics), in the two chunk shapes run with three seeds.
@@ -273,12 +273,14 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
     _section_delta_share(doc, data)
     _section_provenance(doc)
     published = _section_published(doc)
+    versions = _section_versions(doc, data, ladder)
 
     doc.data = {
         "target_of_results_json": data.target,
         "gaps_to_topk": gaps,
         "configurations": configurations,
         "published": published,
+        "versions": versions,
         "bytes": byte_data,
         "ladder": [{"config": cid, "target": tg} for cid, tg in ladder],
         "steps_per_seed": steps_data,
@@ -636,6 +638,12 @@ PROVENANCE = (
         "this file, §4 and §5",
     ),
     (
+        "The same figures in each vendored version",
+        "exp.version.05a68ae.*, exp.version.4d6b4b2.*",
+        "recomputed, as above, from each version's run groups",
+        "this file, §10",
+    ),
+    (
         "Settings, chunk shapes and optics settings",
         "exp.setting.*, exp.seeds.*, exp.chunking.*, exp.optics.* (but .final), exp.sweep.*",
         "read from the runs' configuration lines and counted",
@@ -697,3 +705,82 @@ def _section_published(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
         "average, a different quantity, so the site should quote it as an average."
     )
     return published_against_ours(s, doc, (Published(*p) for p in PUBLISHED))
+
+
+# -- section 10: what moved between the two vendored versions of the experiment ----------------------
+VERSION_BYTES = (("A", "A"), ("B", "B"), ("band", "C-1d256"))
+
+
+def version_figures(data: ExperimentData, ladder: list[tuple[str, float]]) -> dict[str, tuple[str, Value]]:
+    """Every figure one version of the experiment gives that the other may give too, by figure key (the key the
+    site shows it under): the runs and configurations counted, each configuration's seeds, final loss (mean, and
+    mean ± sd), steps to each rung of ``ladder`` (the current version's), and the bytes of each bytes class."""
+    rows = groups_by_id(data)
+    out: dict[str, tuple[str, Value]] = {
+        "exp.setting.runs": (fmt.integer(len(data.runs)), len(data.runs)),
+        "exp.setting.configs": (fmt.integer(len(rows)), len(rows)),
+    }
+    for cid, row in rows.items():
+        runs = data.runs_of(row.group)
+        f = m.final_loss(runs)
+        if (f.mean, f.sd) != (row.final_val, row.final_val_sd):
+            raise ValueError(f"{cid}: the recomputed final loss differs from its version's results.json")
+        out[f"exp.seeds.{cid}"] = (fmt.integer(len(f.values)), len(f.values))
+        out[f"exp.final_mean.{cid}"] = (fmt.fixed(f.mean, 3), f.mean)
+        out[f"exp.final_mean_sd.{cid}"] = (fmt.mean_sd(f.mean, f.sd), f.mean)
+        for _, tg in ladder:
+            st = m.steps_to(runs, tg)
+            out[f"exp.steps.{cid}.{target_text(tg)}"] = (steps_text(st), st.mean)
+    for name, cid in VERSION_BYTES:
+        if cid not in rows:
+            continue
+        b = bytes_of(data, rows[cid])
+        out[f"exp.bytes.{name}.payload"] = (fmt.integer(b.payload), b.payload)
+        out[f"exp.bytes.{name}.payload_int64"] = (fmt.integer(b.payload_int64), b.payload_int64)
+        out[f"exp.bytes.{name}.wire"] = (fmt.grouped(b.wire), b.wire)
+    return out
+
+
+def _section_versions(
+    doc: ResultsDoc, data: ExperimentData, ladder: list[tuple[str, float]]
+) -> dict[str, dict[str, object]]:
+    """Each figure both vendored versions give, the earlier version's beside the current one's."""
+    old = data.previous
+    if old is None:
+        return {}
+    before, now = PREVIOUS, "4d6b4b2"
+    s = doc.section(f"10. From {before} to {now}: what moved")
+    s.text(
+        f"The experiment is vendored in two versions: {before} (results.{before}.json and .md, before the optics "
+        f"repair) and {now} (the files every other section reads). Each figure below is computed by the same model "
+        f"from each version: the {before} one from the run groups its results.json lists (their run logs are the "
+        f"vendored ones; each recomputed final loss equals that version's results.json to the bit, the build stops "
+        "otherwise), with the steps counted to this file's ladder (§4). Only figures both versions give are listed; "
+        "*Moved* says whether the two texts differ."
+    )
+    a, b = version_figures(old, ladder), version_figures(data, ladder)
+    t = s.table("Figure key", before, now, "Moved")
+    out: dict[str, dict[str, object]] = {}
+    for key, (text_b, value_b) in b.items():
+        if key not in a:
+            continue
+        text_a, value_a = a[key]
+        moved = text_a != text_b
+        suffix = key.removeprefix("exp.")
+        t.add(
+            key,
+            Cell(text_a, value_a, f"exp.version.{before}.{suffix}"),
+            Cell(text_b, value_b, f"exp.version.{now}.{suffix}"),
+            "yes" if moved else "no",
+        )
+        out[key] = {before: text_a, now: text_b, "moved": moved}
+    n_moved = sum(1 for v in out.values() if v["moved"])
+    t = s.table("Count", "Value")
+    t.add("Figures both versions give", Cell(fmt.integer(len(out)), len(out), "exp.version.count.both"))
+    t.add("Of those, figures that moved", Cell(fmt.integer(n_moved), n_moved, "exp.version.count.moved"))
+    only_new = sorted(set(groups_by_id(data)) - set(groups_by_id(old)))
+    t.add(
+        f"Configurations only {now} has",
+        Cell(fmt.integer(len(only_new)), len(only_new), "exp.version.count.new_configs"),
+    )
+    return out

@@ -22,6 +22,13 @@ RESULTS_MD = f"{EXPERIMENT}/tinystories-gpu/results.md"
 CURVES = f"{EXPERIMENT}/curves"
 INVESTIGATION = f"{EXPERIMENT}/docs/optics_investigation.md"
 BAND_SHARE_ROW = "Band share of delta energy"  # the note's §2 table: the row read, by step
+# The experiment's earlier version (before the optics repair), read when it is vendored and pinned: its
+# results.json names the run groups it had; their curves are the ones vendored (the repair only added runs).
+PREVIOUS = "05a68ae"
+PREVIOUS_JSON = f"{EXPERIMENT}/tinystories-gpu/results.{PREVIOUS}.json"
+PREVIOUS_MD = f"{EXPERIMENT}/tinystories-gpu/results.{PREVIOUS}.md"
+PREVIOUS_GLOB = f"{EXPERIMENT}/tinystories-gpu/results.{PREVIOUS}.*"
+COMPLETED_RUNS = re.compile(r"from (\d+) completed runs")
 
 # <dataset>-<variant>[-<band>]-k16-<chunking>[-enob<E>-p<P>][-agc<N>][-fbsent]-lr<rate>-s<seed>
 RUN_NAME = re.compile(
@@ -84,6 +91,7 @@ class ExperimentData:
     runs: dict[str, Run]
     results_md_path: Path
     band_share: tuple[tuple[int, str], ...] = ()  # (step, range over the seeds), from the investigation note
+    previous: ExperimentData | None = None  # the 05a68ae version, when vendored
 
     def runs_of(self, group: str) -> list[Run]:
         return sorted((r for r in self.runs.values() if r.group == group), key=lambda r: r.seed)
@@ -226,20 +234,48 @@ def load_experiment(vendor: Path | Folder) -> ExperimentData:
     for rel in folder.glob(f"{CURVES}/*.jsonl"):
         run = load_run(base / rel, folder.read_text(rel))
         runs[run.name] = run
+    _check_seeds(base / RESULTS_JSON, rows, runs)
     groups = {r.group for r in rows}
     for run in runs.values():
         if run.group not in groups:
             raise InputError(
                 str(curves / f"{run.name}.jsonl"), "file name", "a run of a group in results.json", run.group
             )
+    band_share = load_band_share(INVESTIGATION, folder.read_text(INVESTIGATION))
+    return ExperimentData(target, rows, energy, runs, base / RESULTS_MD, band_share, load_previous(folder, runs))
+
+
+def _check_seeds(path: Path, rows: tuple[ResultRow, ...], runs: dict[str, Run]) -> None:
     for i, row in enumerate(rows):
         n = sum(1 for r in runs.values() if r.group == row.group)
         if n != row.seeds:
-            raise InputError(
-                str(base / RESULTS_JSON), f"rows[{i}].seeds", f"{n} (run curves found)", describe(row.seeds)
-            )
-    band_share = load_band_share(INVESTIGATION, folder.read_text(INVESTIGATION))
-    return ExperimentData(target, rows, energy, runs, base / RESULTS_MD, band_share)
+            raise InputError(str(path), f"rows[{i}].seeds", f"{n} (run curves found)", describe(row.seeds))
+
+
+def load_previous(folder: Folder, runs: dict[str, Run]) -> ExperimentData | None:
+    """The 05a68ae version (its results.json and results.md, with the vendored curves of the groups it lists),
+    or None when it is not vendored. Its results.md must state the number of runs those groups hold."""
+    present = folder.glob(PREVIOUS_GLOB)
+    if PREVIOUS_JSON not in present and PREVIOUS_MD not in present:
+        return None
+    base = folder.base
+    for rel in (PREVIOUS_JSON, PREVIOUS_MD):
+        if rel not in present:
+            raise InputError(str(base / rel), "file", f"both results.{PREVIOUS}.json and .md vendored", "only one")
+    target, rows, energy = load_results_json(base / PREVIOUS_JSON, folder.read_text(PREVIOUS_JSON))
+    groups = {r.group for r in rows}
+    mine = {name: run for name, run in runs.items() if run.group in groups}
+    _check_seeds(base / PREVIOUS_JSON, rows, mine)
+    md = folder.read_text(PREVIOUS_MD)
+    found = COMPLETED_RUNS.search(md)
+    if found is None or int(found[1]) != len(mine):
+        raise InputError(
+            str(base / PREVIOUS_MD),
+            "line 3",
+            f"'from {len(mine)} completed runs' (the runs of its results.json's groups)",
+            repr(found[0]) if found else "no count of runs",
+        )
+    return ExperimentData(target, rows, energy, mine, base / PREVIOUS_MD)
 
 
 def load_band_share(label: str, text: str) -> tuple[tuple[int, str], ...]:

@@ -24,6 +24,7 @@ READS: dict[str, tuple[str, ...]] = {
     "vendor": (
         "demo-fixed-band/tinystories-gpu/results.json",
         "demo-fixed-band/tinystories-gpu/results.md",
+        "demo-fixed-band/tinystories-gpu/results.05a68ae.*",  # the earlier version, read when vendored
         "demo-fixed-band/curves/*.jsonl",
         "demo-fixed-band/docs/optics_investigation.md",
     ),

@@ -225,6 +225,24 @@ def test_enter_follows_a_figure_and_the_card_gives_pages_and_published_values(br
     page.close()
 
 
+def test_a_card_and_the_figure_index_note_a_figure_whose_data_versions_differ(browser, server):
+    """exp.setting.runs counts 25 runs in the experiment's 05a68ae version and 32 in 4d6b4b2: both say so."""
+    page = browser.new_page(viewport={"width": 1024, "height": 700})
+    page.goto(server + "cit/")
+    fig = page.locator('a.fig[data-fig="exp.setting.runs"]').first
+    fig.scroll_into_view_if_needed()
+    fig.focus()
+    page.wait_for_function("() => !document.querySelector('#fig-card .fig-card-more').textContent.includes('…')")
+    text = page.locator(CARD).inner_text()
+    assert "Differs between data versions: 05a68ae 25 → 4d6b4b2 32" in text, text
+    page.goto(server + "figures/")
+    row = page.locator('tr[data-key="exp.setting.runs"]')
+    row.wait_for()
+    assert "data versions differ: 05a68ae: 25 → 4d6b4b2: 32" in row.inner_text()
+    assert "data versions differ" not in page.locator('tr[data-key="exp.final.B"]').inner_text()
+    page.close()
+
+
 def test_every_keyed_results_cell_is_a_figure(site_dir: Path):
     """The footer promises a card on every number: each registered figure is a link in its results table."""
     import json

@@ -24,6 +24,8 @@ from tests.conftest import PROJECT, REFERENCE, VENDOR
 
 RESULTS_JSON = "demo-fixed-band/tinystories-gpu/results.json"
 RESULTS_MD = "demo-fixed-band/tinystories-gpu/results.md"
+PREVIOUS_JSON = "demo-fixed-band/tinystories-gpu/results.05a68ae.json"
+PREVIOUS_MD = "demo-fixed-band/tinystories-gpu/results.05a68ae.md"
 CURVE = "demo-fixed-band/curves/tinystories-adamw-lr0.003-s1.jsonl"
 INVESTIGATION = "demo-fixed-band/docs/optics_investigation.md"
 
@@ -42,7 +44,7 @@ class Sandbox:
         self.out = root / "site"
         for name in ("data", "content", "templates"):
             shutil.copytree(PROJECT / name, self.project / name)
-        for rel in (RESULTS_JSON, RESULTS_MD, INVESTIGATION):
+        for rel in (RESULTS_JSON, RESULTS_MD, PREVIOUS_JSON, PREVIOUS_MD, INVESTIGATION):
             (self.vendor / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(VENDOR / rel, self.vendor / rel)
         shutil.copytree(VENDOR / "demo-fixed-band" / "curves", self.vendor / "demo-fixed-band" / "curves")

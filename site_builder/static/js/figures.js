@@ -61,6 +61,10 @@
     if (f.published !== undefined && f.published !== f.text) {
       text.appendChild(el("span", "fig-published", "published: " + f.published));
     }
+    if (f.versions !== undefined) {
+      var moved = Object.keys(f.versions).map(function (v) { return v + ": " + f.versions[v]; });
+      text.appendChild(el("span", "fig-published", "data versions differ: " + moved.join(" → ")));
+    }
     var src = cell("Source cell", "fig-src");
     var srcLink = el("a", "", s.section + " › " + s.row.join(" / ") + " › " + s.column);
     srcLink.href = root + s.page + "#" + s.anchor;

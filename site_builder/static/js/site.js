@@ -1,7 +1,8 @@
 // Site-wide behaviour. No inline script anywhere: this file and theme.js run under the site's strict CSP.
 //
 // * Glossary terms show their short definition, and figures (a.fig, every number on the site) a card with
-//   the value, its source cell, the pages that show it and, where ours differs, the published value: on hover,
+//   the value, its source cell, the pages that show it and, where ours differs, the published value (and its
+//   text in each data version, where those differ): on hover,
 //   keyboard focus and tap. A first tap opens it; a second tap (or Enter) follows the link; Escape closes it.
 //   The pages and published values are read from figures.json when a card first opens, then kept.
 // * The header's dark-mode toggle (theme.js applies the choice before the page is drawn).
@@ -205,6 +206,15 @@
               "Published: ", node("strong", { text: f.published }), " · ours: ", node("strong", { text: f.text }),
               ". The results section says why they differ."]));
           }
+        }
+        if (f.versions && typeof f.versions === "object") {
+          // the figure's text in each vendored version of its data, where those differ
+          const parts = ["Differs between data versions: "];
+          Object.keys(f.versions).forEach(function (v, i) {
+            if (i) parts.push(" → ");
+            parts.push(v + " ", node("strong", { text: String(f.versions[v]) }));
+          });
+          more.appendChild(node("p", { className: "fig-card-differs" }, parts));
         }
         reposition();
       }, function () {
