@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, printable
 from site_builder.outdir import interrupts_as_errors
 from site_builder.paths import PROJECT, Options
 
@@ -68,8 +68,29 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _unencodable(args: argparse.Namespace) -> str | None:
+    """The first path option that is not valid text (a non-ASCII name under an ASCII locale arrives as bytes the
+    locale could not decode), as an error line; None when every one is text."""
+    for name in ("project", "out", "vendor", "reference", "cache"):
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        try:
+            str(value).encode("utf-8")
+        except UnicodeEncodeError:
+            return (
+                f"error: --{name} {printable(str(value))}: expected a path the locale decodes (set a UTF-8 locale, "
+                f"e.g. LC_ALL=C.UTF-8), found bytes it cannot"
+            )
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    bad = _unencodable(args)
+    if bad is not None:
+        print(bad, file=sys.stderr)
+        return 1
     opts = Options(
         project=args.project.resolve(),
         out=getattr(args, "out", None),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 
 from site_builder.cli import main
 from tests.build.test_bad_inputs import Sandbox, box, leftovers, tree_digest
+from tests.conftest import PROJECT
 
 __all__ = ["box"]
 
@@ -173,3 +176,35 @@ def test_hostile_names_and_content_give_one_line_or_a_clean_build(
         assert "\x1b" not in out.err
         assert tree_digest(box.out) == site
     assert leftovers(box.out.parent) == []
+
+
+@pytest.mark.parametrize("utf8_mode", ["0", "1"])
+def test_a_non_ascii_out_under_an_ascii_locale_is_one_line_or_a_build(utf8_mode: str, box: Sandbox) -> None:
+    env = {**os.environ, "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": utf8_mode}
+    out = box.root / "sité"
+    args = [*box.args()[:-4], "--out", str(out), *box.args()[-2:]]
+    got = subprocess.run(
+        [sys.executable, "-m", "site_builder", *args], cwd=PROJECT, env=env, capture_output=True, timeout=600
+    )
+    err = got.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err
+    if utf8_mode == "1":
+        assert got.returncode == 0, err
+    else:
+        assert got.returncode == 1 and err.count("\n") == 1, err
+        assert re.match(r"error: --out .*sit\\xc3\\xa9: expected a path the locale decodes", err), err
+        assert not out.exists()
+
+
+def test_an_unusable_jobs_setting_is_one_line(box: Sandbox) -> None:
+    env = {**os.environ, "SITE_BUILDER_JOBS": "abc"}
+    got = subprocess.run(
+        [sys.executable, "-m", "site_builder", *box.args(), "--no-cache"],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert got.returncode == 1 and got.stderr.count("\n") == 1, got.stderr
+    assert got.stderr.startswith("error: SITE_BUILDER_JOBS: environment: expected a whole number")
