@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -154,7 +155,8 @@ def test_pdf_has_one_page_per_slide_holding_its_figures(browser, server, site_di
         reader = PdfReader(str(pdf))
         assert len(reader.pages) == len(figs), f"{pdf.name}: {len(reader.pages)} pages for {len(figs)} slides"
         for n, (p, want) in enumerate(zip(reader.pages, figs, strict=True), start=1):
-            text = re.sub(r"\s+", "", p.extract_text())
+            # NFKC undoes the typesetter's ligatures ("ff" in 69ffd2b is one glyph in the PDF's text)
+            text = re.sub(r"\s+", "", unicodedata.normalize("NFKC", p.extract_text()))
             missing = [f for f in want if re.sub(r"\s+", "", f) not in text]
             assert not missing, f"{pdf.name} page {n} lacks {missing[:3]}"
     page.close()

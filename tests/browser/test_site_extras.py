@@ -11,7 +11,6 @@ import io
 import json
 import re
 import xml.etree.ElementTree as ET
-from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin
@@ -191,24 +190,6 @@ def test_the_figure_index_filters_and_fits_the_screen(browser, server: str, site
 
 
 HEADING = re.compile(r'<h([23]) id="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
-
-
-def test_headings_that_hold_a_figure_keep_a_readable_id(site_dir: Path) -> None:
-    from mdit_py_plugins.anchors.index import slugify
-
-    html = (site_dir / "cit" / "index.html").read_text(encoding="utf-8")
-    assert 'id="below-enob-8-the-repaired-optics-never-gets-there"' in html
-    checked = 0
-    for path in html_pages(site_dir):
-        for _, hid, inner in HEADING.findall(path.read_text(encoding="utf-8")):
-            if 'class="fig"' not in inner:
-                continue
-            want = slugify(unescape(re.sub(r"<[^>]*>", "", inner)).strip())
-            assert hid == want or re.fullmatch(re.escape(want) + r"-\d+", hid), (
-                f"{path}: {hid!r}, its text gives {want!r}"
-            )
-            checked += 1
-    assert checked
 
 
 def test_csv_files_parse_as_csv(site_dir: Path) -> None:
