@@ -132,7 +132,9 @@ def plain_double(rnd: random.Random) -> float:
         return sign * rnd.uniform(0, 1) * 10.0 ** rnd.randint(-30, 30)
     if k < 0.8:
         return any_double(rnd)
-    return sign * rnd.choice((0.0, 0.5, 1.0, 2.5, 9.995, 0.125, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308))
+    return sign * rnd.choice(
+        (0.0, 0.5, 1.0, 2.5, 9.995, 0.125, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308)
+    )
 
 
 def big_int(rnd: random.Random) -> int:
@@ -161,7 +163,9 @@ def test_the_issue_examples(page):
     assert got[0]["got"] == 1 / 2**1000 == 9.332636185032189e-302
     assert got[1]["got"] == 1 / 2**1000
     assert got[2]["got"] == 2**1100 / 3**600
-    assert got[3]["got"] == {"value": 1.2, "text": "1.20e+00"} == {"value": final_loss([1, 2, 3], 5), "text": "1.20e+00"}
+    assert (
+        got[3]["got"] == {"value": 1.2, "text": "1.20e+00"} == {"value": final_loss([1, 2, 3], 5), "text": "1.20e+00"}
+    )
     assert got[4]["got"] == math.inf == math.fsum([math.inf, 1])
     assert "ValueError" in got[5]["error"] and got[5]["error"].startswith("RangeError")
     assert "OverflowError" in got[6]["error"] and got[6]["error"].startswith("RangeError")
@@ -196,7 +200,13 @@ def test_divide_is_python_int_true_division_bit_for_bit(page):
     small = [[rnd.randint(-(2**53), 2**53), rnd.randint(1, 2**53)] for _ in range(N)]
     count += check(page, "num", "divide", small, lambda a, b: a / b, exact=True)
     count += check(
-        page, "stepMask", "ratio", small, lambda a, b: a / b, exact=True, js_args=lambda a: [{"$big": str(x)} for x in a]
+        page,
+        "stepMask",
+        "ratio",
+        small,
+        lambda a, b: a / b,
+        exact=True,
+        js_args=lambda a: [{"$big": str(x)} for x in a],
     )
     assert count >= 6 * N
 
@@ -258,7 +268,9 @@ def test_final_of_is_final_loss_on_any_curve_and_tail(page):
 
 def test_sci_is_python_e_format(page):
     rnd = random.Random(5)
-    inputs = [[rnd.choice((any_double, plain_double))(rnd), rnd.choice((0, 1, 2, 2, 3, 6, 16, 40))] for _ in range(3 * N)]
+    inputs = [
+        [rnd.choice((any_double, plain_double))(rnd), rnd.choice((0, 1, 2, 2, 3, 6, 16, 40))] for _ in range(3 * N)
+    ]
     inputs += [[math.inf, 2], [math.nan, 2], [1.0, -1]]
     check(page, "threeTrainers", "sci", inputs, fmt.sci)
 
@@ -285,7 +297,10 @@ def test_formats_are_fmt_py(page, fn):
 
 def test_unit_and_integer_are_fmt_py(page):
     rnd = random.Random(10)
-    inputs = [[rnd.choice((any_double, plain_double))(rnd), rnd.randint(0, 30), rnd.choice("s ms kJ".split())] for _ in range(N)]
+    inputs = [
+        [rnd.choice((any_double, plain_double))(rnd), rnd.randint(0, 30), rnd.choice("s ms kJ".split())]
+        for _ in range(N)
+    ]
     check(page, "fmt", "unit", inputs, fmt.unit)
     ints = [[rnd.randint(-(2**53), 2**53)] for _ in range(N)] + [[plain_double(rnd)] for _ in range(N)]
     check(page, "fmt", "integer", ints, fmt.integer)
@@ -350,8 +365,10 @@ def test_amdahl_view_at_any_step_and_the_mask_pieces_at_any_length(page):
         js_args=lambda a: [config, amdahl._entry(data, a[0], a[1]), a[1], a[2]],
     )
     # Lengths up to 2**53 (a safe integer; the port takes Numbers): the mask values pass 2**53 long before.
-    lengths = [[rnd.choice((rnd.randint(1, 2**16), rnd.randint(1, 2**40), rnd.randint(1, 2**53 - 1)))] for _ in range(N)]
-    check(page, "amdahl", "paddedLength", lengths + [[0], [-3]], padded_length)
+    lengths = [
+        [rnd.choice((rnd.randint(1, 2**16), rnd.randint(1, 2**40), rnd.randint(1, 2**53 - 1)))] for _ in range(N)
+    ]
+    check(page, "amdahl", "paddedLength", [*lengths, [0], [-3]], padded_length)
     masks = [[rnd.choice(c["variants"][1:]), n[0]] for n in lengths[: N // 2]]
     check(
         page,
@@ -365,7 +382,7 @@ def test_amdahl_view_at_any_step_and_the_mask_pieces_at_any_length(page):
 
 def test_step_mask_outputs_at_any_setting(page):
     docs = committed("analysis")
-    masks = data = docs["analysis"].data["masks"]
+    masks = docs["analysis"].data["masks"]
     rnd = random.Random(13)
     inputs = []
     for _ in range(N // 4):
@@ -374,7 +391,8 @@ def test_step_mask_outputs_at_any_setting(page):
         mp = rnd.choice((1, 2, 4, 8, rnd.randint(1, 64)))
         settings = {
             # up to 2**53 tokens (a safe integer): frames and data values then pass 2**53
-            "step_tokens": n * rnd.choice((1, rnd.randint(1, 2**12), rnd.randint(1, 2**22), rnd.randint(1, 2**53 // n))),
+            "step_tokens": n
+            * rnd.choice((1, rnd.randint(1, 2**12), rnd.randint(1, 2**22), rnd.randint(1, 2**53 // n))),
             "gpus": mp * rnd.choice((1, rnd.randint(1, 64), rnd.randint(1, 4096))),
             "tflops": rnd.choice((1000.0, rnd.uniform(0.5, 5000.0))),
             "pixels": rnd.choice((1, rnd.randint(1, 1000), rnd.randint(1, 2**24))),
@@ -392,7 +410,6 @@ def test_step_mask_outputs_at_any_setting(page):
         step_mask.outputs,
         js_args=lambda a: [step_mask.terms_of(docs, a[0], a[1]), a[2], a[3], a[4]],
     )
-    assert data
 
 
 def test_captured_energy_table_on_any_shares(page):
@@ -476,6 +493,8 @@ def test_transit_outputs_at_any_choice(page):
 
 def test_property_inputs_are_json(page):
     # What the page gets is what Python drew: -0.0, NaN and the infinities survive the trip.
-    got = page.evaluate("(xs) => xs.map((x) => Object.is(x, -0) ? 'neg0' : String(x))", [-0.0, math.nan, math.inf, 5e-324])
+    got = page.evaluate(
+        "(xs) => xs.map((x) => Object.is(x, -0) ? 'neg0' : String(x))", [-0.0, math.nan, math.inf, 5e-324]
+    )
     assert got == ["neg0", "NaN", "Infinity", "5e-324"]
     assert json.dumps(1.0)
