@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 Docs = Mapping[str, "Produced"]
 FMT = ("js/ports/fmt.js",)  # site_builder/fmt.py's formats, one port shared by several explorers
-NUM = ("js/ports/num.js",)  # math.fsum, one port shared by several explorers
+NUM = ("js/ports/num.js",)  # math.fsum, fmean and int / int, one port shared by several explorers
 
 
 @dataclass(frozen=True)
@@ -69,8 +69,8 @@ EXPLORERS: dict[str, Explorer] = {
     e.name: e
     for e in (
         Explorer("loss_curves", "lossCurves", FMT + NUM),
-        Explorer("amdahl", "amdahl", FMT),
-        Explorer("step_mask", "stepMask", FMT),
+        Explorer("amdahl", "amdahl", FMT + NUM),
+        Explorer("step_mask", "stepMask", FMT + NUM),
         Explorer("three_trainers", "threeTrainers", NUM),
         Explorer("transit", "transit", FMT),
         Explorer("captured_energy", "capturedEnergy", FMT),

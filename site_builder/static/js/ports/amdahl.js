@@ -5,7 +5,7 @@
 // against data/explorers/amdahl.json in Chromium.
 //
 // FLOP counts are exact integers in the model; a whole step exceeds 2^53, so they are summed here as
-// BigInt and divided with correct rounding, as Python's int / int is.
+// BigInt and divided with correct rounding, as Python's int / int is (Ports.num.divide).
 (function (root) {
   "use strict";
 
@@ -15,23 +15,8 @@
   const { fixed, grouped, integer, pct, ratioX, unit } = root.Ports.fmt;
 
   // ------------------------------------------------------------------------------------ arithmetic
-  function bitLength(n) { return n === 0n ? 0 : n.toString(2).length; }
-
-  // a / b for non-negative integers (BigInt, Number or decimal string), correctly rounded to a double
-  // (Python's int / int). The quotient is taken with at least 55 bits plus a sticky bit, and Number()
-  // of a BigInt rounds to nearest, ties to even.
-  function divide(a, b) {
-    a = BigInt(a);
-    b = BigInt(b);
-    if (b === 0n) throw new RangeError("division by zero");
-    if (a < 0n || b < 0n) throw new RangeError("divide takes non-negative integers");
-    if (a === 0n) return 0;
-    const shift = Math.max(0, 55 + bitLength(b) - bitLength(a));
-    const n = a << BigInt(shift);
-    let q = n / b;
-    if (n % b !== 0n) q |= 1n;
-    return Number(q) / Math.pow(2, shift);
-  }
+  // Python's int / int, correctly rounded for quotients of any size (ports/num.js, loaded first).
+  const divide = root.Ports.num.divide;
 
   // step._ratio: num / den, or 0 when den is 0.
   function ratio(num, den) { return den === 0n ? 0 : divide(num, den); }
@@ -91,18 +76,21 @@
   }
 
   // masks.weight_mask_values: complex mask values of every weight spectrum, for one pass.
+  // Exact in BigInt (a long enough sequence passes 2**53), given back as the nearest double, float() of
+  // Python's int.
   function weightMaskValues(config, entry, length) {
-    const hyenaLayers = entry.hyena_layers;
-    let values = hyenaLayers * config.hyena_order * config.d_model * bins(paddedLength(length));
+    const hyenaLayers = BigInt(entry.hyena_layers);
+    const fft = BigInt(paddedLength(length)); // a power of two, exact as a double
+    let values = hyenaLayers * BigInt(config.hyena_order) * BigInt(config.d_model) * (fft / 2n + 1n);
     const k = entry.circ_block;
     if (k) {
-      let perLayer = 0;
+      let perLayer = 0n;
       config.circ_matrices.forEach(function (mn) {
-        perLayer += Math.floor(mn[0] / k) * Math.floor(mn[1] / k) * bins(k);
+        perLayer += BigInt(Math.floor(mn[0] / k)) * BigInt(Math.floor(mn[1] / k)) * BigInt(bins(k));
       });
       values += hyenaLayers * perLayer;
     }
-    return values;
+    return Number(values);
   }
 
   // masks.mask_budget, layer-major: frames per pass, ceil(values / (modelParallel x pixels)).

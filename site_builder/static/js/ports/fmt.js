@@ -19,47 +19,61 @@
     return out;
   }
 
-  // Python's f"{x:{sep}.{digits}f}": the exact binary value rounded half to even, "-" for any negative
-  // value (also -0.0 and what rounds to zero).
+  function wholeDigits(digits) {
+    if (!(Number.isInteger(digits) && digits >= 0)) throw new RangeError("digits must be a whole number, found " + digits);
+    return digits;
+  }
+
+  // |x| > 0, finite, as an exact integer mantissa and power of two: |x| = m * 2**e.
+  function split(x) {
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, x);
+    const hi = view.getUint32(0);
+    const biased = (hi >>> 20) & 0x7ff;
+    let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(view.getUint32(4));
+    if (biased === 0) return { m: m, e: -1074 };
+    return { m: m | (1n << 52n), e: biased - 1075 };
+  }
+
+  // Python's f"{x:{sep}.{digits}f}": the exact binary value rounded half to even at any number of digits,
+  // "-" for any negative value (also -0.0 and what rounds to zero). The infinities print as Python prints
+  // them ("inf", "-inf"; only pct can reach them, from a finite share times 100).
   function decimal(x, digits, sep) {
-    finite(x);
+    if (typeof x !== "number" || Number.isNaN(x)) throw new RangeError("cannot format non-finite number " + x);
+    wholeDigits(digits);
     const neg = x < 0 || Object.is(x, -0);
-    const a = Math.abs(x);
-    if (a >= 1e21) { // an integer (every double from 2**53 up is), which toFixed would write with an exponent
-      const whole = BigInt(a).toString();
-      return (neg ? "-" : "") + (sep ? group(whole) : whole) + (digits > 0 ? "." + "0".repeat(digits) : "");
+    if (!isFinite(x)) return neg ? "-inf" : "inf";
+    // x * 10**digits rounded half to even, as an integer q.
+    let q = 0n;
+    if (x !== 0) {
+      const p = split(Math.abs(x));
+      const scaled = p.m * 10n ** BigInt(digits);
+      if (p.e >= 0) {
+        q = scaled << BigInt(p.e);
+      } else {
+        const shift = BigInt(-p.e);
+        q = scaled >> shift;
+        const rest = scaled - (q << shift);
+        const half = 1n << (shift - 1n);
+        if (rest > half || (rest === half && (q & 1n) === 1n)) q += 1n;
+      }
     }
-    // Exact for every double from 2**-48 up; anything smaller is far from a rounding tie at <= 20 digits.
-    const exact = a.toFixed(100);
-    const dot = exact.indexOf(".");
-    let int = exact.slice(0, dot);
-    let frac = exact.slice(dot + 1);
-    let keep = int + frac.slice(0, digits);
-    const rest = frac.slice(digits);
-    const last = keep.charCodeAt(keep.length - 1) - 48;
-    const up = rest[0] > "5" || (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || last % 2 === 1));
-    if (up) {
-      const d = keep.split("");
-      let i = d.length - 1;
-      while (i >= 0 && d[i] === "9") { d[i] = "0"; i--; }
-      if (i < 0) d.unshift("1"); else d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
-      keep = d.join("");
-    }
-    int = keep.slice(0, keep.length - digits);
-    frac = keep.slice(keep.length - digits);
+    const all = q.toString().padStart(digits + 1, "0");
+    const int = all.slice(0, all.length - digits);
+    const frac = all.slice(all.length - digits);
     return (neg ? "-" : "") + (sep ? group(int) : int) + (digits > 0 ? "." + frac : "");
   }
 
-  function fixed(x, digits) { return decimal(x, digits, false); }
-  function grouped(x, digits) { return decimal(x, digits || 0, true); }
+  function fixed(x, digits) { return decimal(finite(x), digits, false); }
+  function grouped(x, digits) { return decimal(finite(x), digits === undefined ? 0 : digits, true); }
+  // Python's f"{int(n):,}": a Number is truncated toward zero (int() of a float), a BigInt printed exactly.
   function integer(n) {
-    finite(n);
-    const s = BigInt(Math.trunc(n)).toString();
+    const s = (typeof n === "bigint" ? n : BigInt(Math.trunc(finite(n)))).toString();
     return s[0] === "-" ? "-" + group(s.slice(1)) : group(s);
   }
   function pct(x, digits) { return decimal(finite(x) * 100, digits === undefined ? 2 : digits, false) + "%"; }
-  function unit(x, digits, suffix) { return decimal(x, digits, true) + " " + suffix; }
-  function ratioX(x, digits) { return decimal(x, digits === undefined ? 3 : digits, false) + "x"; }
+  function unit(x, digits, suffix) { return decimal(finite(x), digits, true) + " " + suffix; }
+  function ratioX(x, digits) { return decimal(finite(x), digits === undefined ? 3 : digits, false) + "x"; }
 
   root.Ports = root.Ports || {};
   root.Ports.fmt = {

@@ -6,27 +6,41 @@
 (function (root) {
   "use strict";
 
-  // math.fsum and fmt.py's grouped, ported once (ports/num.js and ports/fmt.js, loaded first).
+  // math.fsum, statistics.fmean and fmt.py's grouped, ported once (ports/num.js and ports/fmt.js, loaded first).
   const fsum = root.Ports.num.fsum;
+  const mean = root.Ports.num.fmean;
   const grouped = root.Ports.fmt.grouped;
 
+  // zip(*perSeed, strict=True): the columns, none for no seeds; seeds of different lengths throw.
   function columns(perSeed) {
+    if (perSeed.length === 0) return [];
     const n = perSeed[0].length;
+    perSeed.forEach(function (s) {
+      if (s.length !== n) throw new RangeError("ValueError: zip() arguments differ in length");
+    });
     const out = [];
     for (let i = 0; i < n; i++) out.push(perSeed.map(function (s) { return s[i]; }));
     return out;
   }
 
-  function mean(values) { return fsum(values) / values.length; }
+  // Python's min and max: the first value no other is below (above), by < and > alone (so -0 and 0 keep their
+  // order, and a NaN first stays).
+  function lowest(c) {
+    let best = c[0];
+    for (let i = 1; i < c.length; i++) if (c[i] < best) best = c[i];
+    return best;
+  }
 
-  // Pointwise mean, lowest and highest over seeds.
+  function highest(c) {
+    let best = c[0];
+    for (let i = 1; i < c.length; i++) if (c[i] > best) best = c[i];
+    return best;
+  }
+
+  // experiment.seed_band: pointwise mean, lowest and highest over seeds.
   function band(perSeed) {
     const cols = columns(perSeed);
-    return {
-      mean: cols.map(mean),
-      low: cols.map(function (c) { return Math.min.apply(null, c); }),
-      high: cols.map(function (c) { return Math.max.apply(null, c); }),
-    };
+    return { mean: cols.map(mean), low: cols.map(lowest), high: cols.map(highest) };
   }
 
   // Cumulative wire bytes per worker, mean over seeds, in GB.
@@ -38,12 +52,12 @@
   // many seeds reached it, their mean when all did, and the text of results.md §4.
   function stepsTo(perSeed) {
     const reached = perSeed.filter(function (s) { return s !== null; });
-    const mean = reached.length < perSeed.length ? null : fsum(reached) / reached.length;
+    const m = reached.length < perSeed.length ? null : mean(reached); // no seeds at all throws, as fmean
     return {
       reached: reached.length,
       seeds: perSeed.length,
-      mean: mean,
-      text: mean === null ? "not reached (" + reached.length + "/" + perSeed.length + ")" : grouped(mean, 0),
+      mean: m,
+      text: m === null ? "not reached (" + reached.length + "/" + perSeed.length + ")" : grouped(m, 0),
     };
   }
 
@@ -51,13 +65,15 @@
   // the first), as the cumulative wire bytes grow by the same amount every step.
   function wireAt(steps, wire, step) {
     let s0 = 0, w0 = 0;
-    for (let i = 0; i < steps.length; i++) {
+    const n = Math.min(steps.length, wire.length);
+    for (let i = 0; i < n; i++) {
       const s1 = steps[i], w1 = wire[i];
       if (step === s1) return w1;
       if (step < s1) return w0 + (w1 - w0) * (step - s0) / (s1 - s0);
       s0 = s1; w0 = w1;
     }
-    throw new RangeError("step " + step + " is after the last evaluation, " + s0);
+    if (steps.length !== wire.length) throw new RangeError("ValueError: zip() arguments differ in length");
+    throw new RangeError("ValueError: step " + step + " is after the last evaluation, " + s0);
   }
 
   root.Ports = root.Ports || {};

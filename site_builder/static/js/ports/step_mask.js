@@ -5,26 +5,14 @@
 //
 // The ledger enters as exact integer terms (results.json data.masks.terms): at a step of q sequences the
 // step's FLOPs are per_sequence x q + per_step. Those products pass 2**53, so they are formed as BigInt
-// and every integer-over-integer quotient is rounded once, as Python's int / int is.
+// and every integer-over-integer quotient is rounded once, as Python's int / int is (Ports.num.divide).
 (function (root) {
   "use strict";
 
   const SCHEDULES = ["layer-major", "sequence-major"];
 
-  function bitLength(n) { return n === 0n ? 0 : n.toString(2).length; }
-
-  // a / b for non-negative BigInts, correctly rounded to the nearest double (ties to even), as Python's
-  // true division of two ints. The quotient is taken to at least 66 bits with a sticky bit for any
-  // remainder, so Number() rounds it exactly once.
-  function ratio(a, b) {
-    if (b === 0n) throw new RangeError("division by zero");
-    if (a === 0n) return 0;
-    const shift = Math.max(0, 66 - (bitLength(a) - bitLength(b)));
-    const n = a << BigInt(shift);
-    let q = n / b;
-    if (q * b !== n) q |= 1n;
-    return Number(q) / Math.pow(2, shift);
-  }
+  // Python's int / int, correctly rounded for quotients of any size (ports/num.js, loaded first).
+  const ratio = root.Ports.num.divide;
 
   function big(n) {
     if (!Number.isSafeInteger(n)) throw new RangeError("expected an exact integer, found " + n);
@@ -61,13 +49,13 @@
     const passes = schedule === "layer-major" ? 1 : Math.ceil(Math.ceil(sequences / replicas) / s.microbatch);
     const values = terms.weight_values;
     const framesPerPass = values ? Math.ceil(ratio(big(values), big(s.model_parallel * s.pixels))) : 0;
-    const fwdFrames = passes * framesPerPass;
+    const fwdFrames = Number(BigInt(passes) * BigInt(framesPerPass)); // float() of Python's exact product
     const bwdFrames = fwdFrames;
     const maskS = (fwdFrames + bwdFrames) / s.frame_rate_hz;
     const stepFlops = Number(total);
     const digital = stepFlops / (s.gpus * s.tflops * 1e12);
     const removable = staticShare * digital;
-    const dataValues = terms.data_values_per_sequence * sequences;
+    const dataValues = Number(big(terms.data_values_per_sequence) * q);
     const dataFrames = ratio(big(terms.data_values_per_sequence) * q, big(s.pixels));
     const dataS = dataFrames / s.frame_rate_hz;
     return {
@@ -141,8 +129,8 @@
     const secs = function (x, d) { return unit(x, d, "s"); };
     return {
       weight_values: integer(b.weight_values),
-      forward_frames: integer(b.forward_frames),
-      backward_frames: integer(b.backward_frames),
+      forward_frames: integer(BigInt(b.passes) * BigInt(b.frames_per_pass)), // exact past 2**53 too
+      backward_frames: integer(BigInt(b.passes) * BigInt(b.frames_per_pass)),
       passes: integer(b.passes),
       frames_per_pass: integer(b.frames_per_pass),
       sequences: integer(b.sequences),

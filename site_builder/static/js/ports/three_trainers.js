@@ -34,7 +34,8 @@
   // Python's format(x, '.{digits}e'): the exact binary value rounded half to even to digits + 1
   // significant digits, a signed exponent of at least two digits.
   function sci(x, digits) {
-    if (!Number.isFinite(x)) throw new Error("cannot format non-finite number " + x);
+    if (!Number.isFinite(x)) throw new RangeError("cannot format non-finite number " + x);
+    if (!(Number.isInteger(digits) && digits >= 0)) throw new RangeError("digits must be a whole number, found " + digits);
     const sign = x < 0 || Object.is(x, -0) ? "-" : "";
     const a = Math.abs(x);
     let text;
@@ -74,9 +75,22 @@
     return -1;
   }
 
-  // A trainer's final loss: the mean of its last `tail` records, and that number as the results print it.
+  // Python's curve[-tail:] for an integer tail: the last `tail` records, all of them when tail exceeds the
+  // curve's length or is 0 (-0 is 0), and for a negative tail the records from index -tail on.
+  function lastRecords(curve, tail) {
+    if (!Number.isInteger(tail)) throw new RangeError("TypeError: slice indices must be integers, found " + tail);
+    let start = -tail;
+    if (start < 0) start = Math.max(0, curve.length + start); else start = Math.min(start, curve.length);
+    return curve.slice(start);
+  }
+
+  // trainers.final_loss: the mean of the last `tail` records, math.fsum(curve[-tail:]) / tail, on every input
+  // Python takes (a tail past the curve's length averages the whole curve over tail; tail 0 throws, as
+  // Python raises ZeroDivisionError), and that number as the results print it.
   function finalOf(curve, tail) {
-    const value = fsum(curve.slice(curve.length - tail)) / tail;
+    const total = fsum(lastRecords(curve, tail));
+    if (tail === 0) throw new RangeError("ZeroDivisionError: float division by zero");
+    const value = total / tail;
     return { value: value, text: sci(value, 2) };
   }
 
