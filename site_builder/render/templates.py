@@ -150,6 +150,16 @@ def _one_line(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _reraise_own(e: BaseException) -> None:
+    """Jinja's lexer turns any exception raised while it reads a template into a TemplateSyntaxError: a build
+    error of ours in its cause (SIGINT or SIGTERM arriving then, as ``outdir.Interrupted``) is raised as itself."""
+    cause = e.__cause__ or e.__context__
+    while cause is not None:
+        if isinstance(cause, BuildError):
+            raise cause from None
+        cause = cause.__cause__ or cause.__context__
+
+
 def render_template(env: SiteSandbox, name: str, context: dict[str, Any]) -> str:
     """Render template ``name`` within the environment's time limit; every failure is one BuildError line."""
     seconds = env.time_limit
@@ -161,6 +171,7 @@ def render_template(env: SiteSandbox, name: str, context: dict[str, Any]) -> str
     except BuildError:
         raise
     except jinja2.TemplateSyntaxError as e:
+        _reraise_own(e)
         raise BuildError(
             f"templates/{e.name or name}: line {e.lineno}: expected valid Jinja, found {e.message}"
         ) from None
@@ -190,6 +201,7 @@ def _parse(env: jinja2.Environment, name: str) -> nodes.Template:
         source, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
         return env.parse(source, name)
     except jinja2.TemplateSyntaxError as e:
+        _reraise_own(e)
         raise BuildError(
             f"templates/{e.name or name}: line {e.lineno}: expected valid Jinja, found {e.message}"
         ) from None

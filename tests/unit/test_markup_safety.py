@@ -198,3 +198,20 @@ def test_json_in_a_page_has_no_markup_opener() -> None:
     text = str(_json_script({"title": "A <!--<script> title </script>"}))
     assert "<" not in text
     assert extract(f'<script type="application/json">{text}</script>')["problems"] == []
+
+
+def test_an_interrupt_while_jinja_lexes_is_not_a_syntax_error() -> None:
+    """Jinja's lexer wraps whatever it meets in TemplateSyntaxError; a SIGINT landing there stays an interrupt."""
+    import jinja2
+
+    from site_builder.outdir import Interrupted
+    from site_builder.render.templates import _reraise_own
+
+    try:
+        try:
+            raise Interrupted(2)
+        except Interrupted as e:
+            raise jinja2.TemplateSyntaxError("nothing was written", 1) from e
+    except jinja2.TemplateSyntaxError as wrapped:
+        with pytest.raises(Interrupted):
+            _reraise_own(wrapped)
