@@ -13,7 +13,6 @@ Sharma, Wu and Dalal's published test pairs (2005).
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from pathlib import Path
