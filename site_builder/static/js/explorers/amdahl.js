@@ -16,10 +16,10 @@
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
   const PASSES = [["forward", "Forward"], ["backward", "Backward"], ["step", "Step"]];
   const CLASSES = [
-    ["digital", "Digital (matmuls, attention, other)", "#8d99ae"],
-    ["transform", "Transforms (FFTs)", "#1d3557"],
-    ["weight_masked", "Weight-masked products", "#2a9d8f"],
-    ["data_by_data", "Data-by-data products", "#e76f51"],
+    ["digital", "Digital (matmuls, attention, other)", "#b1b9b0"],
+    ["transform", "Transforms (FFTs)", "#086191"],
+    ["weight_masked", "Weight-masked products", "#009968"],
+    ["data_by_data", "Data-by-data products", "#cb560d"],
   ];
   const OUTPUTS = [
     ["Shares and bounds", [

@@ -14,7 +14,9 @@
   const model = data.model;
   const d0 = data.defaults;
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
-  const COLORS = { A: "#1d3557", B: "#457b9d", C: "#2a9d8f", Cp: "#8ab17d", E: "#e76f51", Ep: "#b5651d" };
+  // Series colours: the site's palette (tests/browser/test_palette.py holds every pair of one chart ΔE 12 apart
+  // under simulated deuteranopia, protanopia and tritanopia, in both colour schemes).
+  const COLORS = { A: "#086191", B: "#59c1ff", C: "#009968", Cp: "#806bf7", E: "#cb560d", Ep: "#ecac00" };
   const SLIDER = data.slider; // log10 of GB/s: min, max, step
   const variants = data.variants;
 

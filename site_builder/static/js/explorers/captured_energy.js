@@ -13,7 +13,9 @@
   const data = JSON.parse(raw.textContent);
   const d0 = data.defaults;
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
-  const COLORS = { topk: "#1d3557", low: "#e63946", zigzag: "#f4a261", high: "#8ab17d", random: "#6d597a", calib: "#2a9d8f" };
+  // Series colours: the site's palette (tests/browser/test_palette.py holds every pair of one chart ΔE 12 apart
+  // under simulated deuteranopia, protanopia and tritanopia, in both colour schemes).
+  const COLORS = { topk: "#086191", low: "#cb560d", zigzag: "#ecac00", high: "#009968", random: "#806bf7", calib: "#59c1ff" };
   const SELECTORS = data.selectors.map(function (s) { return s.id; });
   const runs = {};
   data.runs.forEach(function (r) { runs[r.key] = r; });

@@ -15,16 +15,18 @@
   const d0 = data.defaults;
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
   const STAGE_LABELS = { port: "Port", optics: "Optics", compute: "Compute", fpga: "FPGA" };
-  const BIND = "#b5651d";
-  const OTHER = "#8d99ae";
+  // Series colours: the site's palette (tests/browser/test_palette.py holds every pair of one chart ΔE 12 apart
+  // under simulated deuteranopia, protanopia and tritanopia, in both colour schemes).
+  const BIND = "#cb560d";
+  const OTHER = "#b1b9b0";
   const RESOURCE_COLORS = {
-    "GPU compute": "#1d3557",
-    "intra-DC link": "#457b9d",
-    "module port": "#a8dadc",
-    "module optics": "#e9c46a",
-    "module compute": "#e76f51",
-    "module FPGA": "#f4a261",
-    "inter-DC link": "#2a9d8f",
+    "GPU compute": "#086191",
+    "intra-DC link": "#59c1ff",
+    "module port": "#9a84a1",
+    "module optics": "#ecac00",
+    "module compute": "#cb560d",
+    "module FPGA": "#806bf7",
+    "inter-DC link": "#009968",
   };
 
   const state = { variant: d0.variant, budget: d0.budget, planes: d0.planes, fpga: d0.fpga };

@@ -14,17 +14,29 @@
   const port = window.Ports.lossCurves;
   const data = JSON.parse(raw.textContent);
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
-  const palette = ["#1d3557", "#e63946", "#2a9d8f", "#8ab17d", "#e9c46a", "#6d597a", "#f4a261", "#b5651d",
-    "#457b9d", "#9d0208", "#588157", "#7f5539", "#3a86ff", "#8338ec", "#ff006e", "#fb5607", "#6a994e",
-    "#bc4749", "#386641"];
-  data.series.forEach(function (s, i) {
+  // Series colours: the site's palette, one colour per configuration within a group and the same colour for the
+  // same optics setting in both optics groups; each group has its own line dash and mark symbol
+  // (tests/browser/test_palette.py holds every pair of series distinct under simulated colour blindness).
+  const COLORS = {
+    A: "#086191", B: "#cb560d", "C-1d256": "#009968", "C-2d64": "#ecac00", D: "#806bf7", "F-random": "#9a84a1",
+    "enob8-p8": "#086191", "enob6-p8": "#cb560d", "enob10-p8": "#009968", "enob8-p4": "#ecac00", "enob8-p12": "#806bf7", "enob12-p8": "#59c1ff",
+    "Ef-enob8-p8": "#9a84a1",
+  };
+  const GROUP_STYLE = {
+    main: { dash: "solid", symbol: "diamond" },
+    repaired: { dash: "dash", symbol: "square" },
+    first: { dash: "dot", symbol: "triangle-up" },
+  };
+  data.series.forEach(function (s) {
     const b = port.band(s.seeds);
     s.mean = b.mean;
     s.low = b.low;
     s.high = b.high;
     s.wire_gb = port.wireGB(s.wire_bytes);
     s.nseeds = s.seeds.length;
-    s.color = palette[i % palette.length];
+    s.color = COLORS[s.id] || COLORS[s.id.replace(/^Ex?-/, "")] || "#888";
+    s.dash = GROUP_STYLE[s.group].dash;
+    s.symbol = GROUP_STYLE[s.group].symbol;
     s.reach = {};
     Object.keys(s.steps_to).forEach(function (t) { s.reach[t] = port.stepsTo(s.steps_to[t]); });
   });
@@ -166,8 +178,10 @@
   // every move changes values only and Charts.update redraws the traces alone, and the axes whose range or
   // title moved.
   const NONE = [];
+  const HOVER_X = { steps: "step %{x:,}", wire: "%{x:,.3f} GB on the wire per worker" }; // the x value, labelled
   const BAND = "rgba(120, 130, 140, 0.25)";
   const markColors = data.series.map(function (s) { return s.color; });
+  const markSymbols = data.series.map(function (s) { return s.symbol; });
 
   function traces() {
     const out = [];
@@ -192,8 +206,8 @@
         x: on ? s[key] : NONE, y: on ? s.mean : NONE,
         name: s.name + " (" + s.nseeds + (s.nseeds > 1 ? " seeds)" : " seed)"),
         legendgroup: s.id, visible: true, type: "scatter", mode: "lines",
-        line: { color: s.color, width: 2 },
-        hovertemplate: s.name + "<br>%{x}<br>loss %{y:.3f}<extra></extra>",
+        line: { color: s.color, width: 2, dash: s.dash },
+        hovertemplate: s.name + "<br>" + HOVER_X[axis] + "<br>loss %{y:.3f}<extra></extra>",
       });
     });
     const t = targetOf(state.target);
@@ -210,7 +224,7 @@
       type: "scatter", mode: "markers", name: "first reaches the target",
       x: reach.map(function (r, i) { return r && markX(data.series[i], r.mean); }),
       y: reach.map(function (r) { return r && y; }),
-      marker: { symbol: "diamond", size: 11, color: markColors, line: { color: "#fff", width: 1 } },
+      marker: { symbol: markSymbols, size: 11, color: markColors, line: { color: "#fff", width: 1 } },
       hovertext: reach.map(function (r, i) {
         return r ? data.series[i].name + " first reaches " + t.text + " at step " + r.text +
           (r.seeds > 1 ? " (mean of " + r.seeds + " seeds)" : "") : "";

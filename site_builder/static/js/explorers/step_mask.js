@@ -15,7 +15,9 @@
   const data = JSON.parse(raw.textContent);
   const d0 = data.defaults;
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
-  const COLORS = { digital: "#8d99ae", forward: "#1d3557", backward: "#457b9d", data: "#e76f51", exposed: "#b5651d" };
+  // Series colours: the site's palette (tests/browser/test_palette.py holds every pair of one chart ΔE 12 apart
+  // under simulated deuteranopia, protanopia and tritanopia, in both colour schemes).
+  const COLORS = { digital: "#b1b9b0", forward: "#086191", backward: "#59c1ff", data: "#cb560d", exposed: "#ecac00" };
   const LINE = "#444";
 
   function withDefault(list, value) {

@@ -15,7 +15,9 @@
   const port = window.Ports.threeTrainers;
   const data = JSON.parse(raw.textContent);
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
-  const COLORS = { insilico: "#e63946", physics: "#2a9d8f", insitu: "#1d3557" };
+  // Series colours: the site's palette (tests/browser/test_palette.py holds every pair of one chart ΔE 12 apart
+  // under simulated deuteranopia, protanopia and tritanopia, in both colour schemes).
+  const COLORS = { insilico: "#cb560d", physics: "#009968", insitu: "#086191" };
   const TWIN_NAME = "In silico, on its twin";
 
   // One y range for every setting, so that moving a control moves the curves, not the axis.

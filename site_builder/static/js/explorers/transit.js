@@ -15,11 +15,11 @@
   const d0 = data.defaults;
   const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
   const PARTS = [
-    ["compute", "GPU compute", "#1d3557"],
-    ["module", "Module's stream (values ÷ its binding rate)", "#e76f51"],
-    ["latency", "Latency (links and module)", "#e9c46a"],
-    ["intra", "Bytes ÷ bandwidth inside the data centres", "#2a9d8f"],
-    ["wan", "Bytes ÷ bandwidth between data centres", "#9d0208"],
+    ["compute", "GPU compute", "#086191"],
+    ["module", "Module's stream (values ÷ its binding rate)", "#cb560d"],
+    ["latency", "Latency (links and module)", "#ecac00"],
+    ["intra", "Bytes ÷ bandwidth inside the data centres", "#009968"],
+    ["wan", "Bytes ÷ bandwidth between data centres", "#806bf7"],
   ];
   const VARIANTS = Object.keys(model.variants);
   const WANS = Object.keys(model.links).filter(function (k) { return k !== model.intra; });
