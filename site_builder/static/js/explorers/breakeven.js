@@ -37,6 +37,8 @@
 
   const slider = el("input", { type: "range", id: id("bandwidth"), name: "bandwidth", min: String(SLIDER[0]),
     max: String(SLIDER[1]), step: String(SLIDER[2]), value: String(position(state.bandwidth)) });
+  // Its thumb exactly at the state's bandwidth (a recorded point is off the slider's step grid).
+  if (window.ExplorerState) window.ExplorerState.place(slider, position(state.bandwidth));
   const sliderOut = el("output", { for: id("bandwidth"), id: id("bandwidth-value") });
   form.appendChild(el("span", { className: "explorer-field" },
     [el("label", { for: id("bandwidth"), text: "WAN bandwidth (log scale)" }), slider, sliderOut]));
@@ -336,7 +338,8 @@
     if (bw === null) return;
     state.point = pointSelect.value;
     state.bandwidth = bw;
-    slider.value = String(position(bw));
+    if (window.ExplorerState) window.ExplorerState.place(slider, position(bw));
+    else slider.value = String(position(bw));
     update(false);
   });
   basisSet.addEventListener("change", function (ev) {
