@@ -213,3 +213,40 @@ def test_breakeven_slider_starts_at_its_state(page):
     page.select_option("#breakeven-point", "p:2dc4.25gbe")
     assert math.isclose(10 ** float(page.input_value("#breakeven-bandwidth")), 3.125, rel_tol=1e-12)
     assert page.problems == []
+
+
+def downloaded_rows(pg, name: str) -> list[dict[str, str]]:
+    with pg.expect_download() as info:
+        pg.click(f"#chart-{name} .chart-csv")
+    with open(info.value.path(), encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(io.StringIO(f.read())))
+
+
+@pytest.mark.parametrize("page", ["captured_energy", "breakeven"], indirect=True)
+def test_points_that_are_figures_carry_their_key_and_source_cell(page):
+    """Each CSV row keyed as a figure holds that figure's value (figures.json), with its text and source cell."""
+    name = page.url.rstrip("/").rsplit("x-", 1)[1]
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    figures = page.evaluate(
+        "() => fetch('../figures.json').then((r) => r.json()).then((j) => Object.fromEntries(j.figures.map((f) => [f.key, f])))"
+    )
+    keyed = 0
+    for budget in ("free", "low", "high") if name == "breakeven" else ("",):
+        if budget:
+            page.check(f"#breakeven-budget-{budget}")
+        shown(page, name)
+        for row in downloaded_rows(page, name):
+            if not row["figure"]:
+                continue
+            f = figures[row["figure"]]
+            assert math.isclose(float(row["y"]), f["value"], rel_tol=1e-12), row
+            assert row["figure text"] == f["text"]
+            src = f["source"]
+            assert row["source"] == f"{src['file']} § {src['section']} › {' / '.join(src['row'])} › {src['column']}"
+            keyed += 1
+    assert keyed >= (18 if name == "breakeven" else 20)
+    page.check(f"#{name}-mean") if name == "breakeven" else page.click(f"#{name}-log")
+    shown(page, name)
+    rows = downloaded_rows(page, name)
+    assert rows and all(r.get("figure") for r in rows if r["series"] != "Keep fraction") == (name != "breakeven")
+    assert page.problems == []

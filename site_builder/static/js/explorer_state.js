@@ -23,7 +23,10 @@
 // "Download CSV", beside every chart's data-table button: the plot's traces as the data table lists them (the
 // same traces and points: shown, with values, not hover-skipped, a null value left out), one row per point with
 // the series, x, y (and base, for bars laid end to end, and the point's label where the trace has one), at full
-// precision, made in the browser as a Blob and saved as `NAME.csv`. ExplorerState.csv(figure) returns the text.
+// precision, made in the browser as a Blob and saved as `NAME.csv`. Where the explorer says which points are
+// registered figures (ExplorerState.figures(NAME, fn)), those rows also carry the figure's key, its text and its
+// source cell (file § section › row › column, from the site's figures.json). ExplorerState.csv(figure, figures)
+// returns the text (figures: figures.json's entries by key, or nothing).
 (function () {
   "use strict";
   const PASSES = 5;
@@ -234,8 +237,36 @@
     if (/[",\r\n]/.test(s)) s = '"' + s.replace(/"/g, '""') + '"';
     return s;
   }
-  // The rows of the data table (charts.js dataTables): the same traces and points.
-  function csv(fig) {
+  // An explorer's points that are registered figures: ExplorerState.figures(NAME, fn), fn(trace, j) -> the figure's
+  // key for point j of that trace of the plot, or null.
+  const keyers = {};
+  function describe(s) {
+    return s ? s.file + " § " + s.section + " › " + (s.row || []).join(" / ") + " › " + s.column : "";
+  }
+  // The site's figures.json (key -> {text, source}), read once, when a CSV with figures is first asked for.
+  let registry = null;
+  function figuresJson() {
+    if (!registry) {
+      let root = "";
+      try {
+        const spec = JSON.parse(document.getElementById("chart-scripts").textContent);
+        root = spec.first[0].replace(/assets\/.*$/, "");
+      } catch (e) { root = ""; }
+      registry = fetch(new URL(root + "figures.json", location.href).href).then(function (r) {
+        if (!r.ok) throw new Error(String(r.status));
+        return r.json();
+      }).then(function (j) {
+        const out = {};
+        (j.figures || []).forEach(function (f) { out[f.key] = f; });
+        return out;
+      }).catch(function () { registry = null; return {}; });
+    }
+    return registry;
+  }
+  // The rows of the data table (charts.js dataTables): the same traces and points; with `figures` (figures.json by
+  // key), a point that is a registered figure also gets its key, its text and its source cell.
+  function csv(fig, figures) {
+    const keyer = keyers[nameOf(fig)];
     const plot = fig.querySelector(".js-plotly-plot");
     const traces = (plot && plot.data) || [];
     const shown = [];
@@ -248,9 +279,17 @@
     });
     const withBase = shown.some(function (s) { return Array.isArray(s[0].base); });
     const withLabel = shown.some(function (s) { return Array.isArray(s[0].hovertext) || Array.isArray(s[0].text); });
-    const head = ["series", "x", "y"].concat(withBase ? ["base"] : [], withLabel ? ["label"] : []);
+    const keys = shown.map(function (s) {
+      if (!keyer) return null;
+      const t = s[0];
+      const val = t.orientation === "h" ? t.x : t.y;
+      return Array.from(val).map(function (_, j) { return keyer(t, j) || null; });
+    });
+    const withKeys = keys.some(function (k) { return k && k.some(Boolean); });
+    const head = ["series", "x", "y"].concat(withBase ? ["base"] : [], withLabel ? ["label"] : [],
+      withKeys ? ["figure", "figure text", "source"] : []);
     const lines = [head.join(",")];
-    shown.forEach(function (s) {
+    shown.forEach(function (s, n) {
       const t = s[0];
       const h = t.orientation === "h";
       const val = Array.from(h ? t.x : t.y);
@@ -263,13 +302,22 @@
         const row = [series, h ? v : c, h ? c : v];
         if (withBase) row.push(Array.isArray(t.base) ? t.base[j] : "");
         if (withLabel) row.push(labels ? labels[j] : "");
+        if (withKeys) {
+          const key = keys[n] && keys[n][j];
+          const f = key && figures ? figures[key] : null;
+          row.push(key || "", f ? f.text : "", f ? describe(f.source) : "");
+        }
         lines.push(row.map(cellText).join(","));
       });
     });
     return lines.join("\r\n") + "\r\n";
   }
   function download(fig) {
-    const blob = new Blob([csv(fig)], { type: "text/csv;charset=utf-8" });
+    const keyer = keyers[nameOf(fig)];
+    (keyer ? figuresJson() : Promise.resolve(null)).then(function (figures) { save(fig, csv(fig, figures)); });
+  }
+  function save(fig, text) {
+    const blob = new Blob([text], { type: "text/csv;charset=utf-8" });
     const url = URL.createObjectURL(blob);
     const a = Charts.el("a", { href: url, download: nameOf(fig) + ".csv" });
     a.hidden = true;
@@ -304,7 +352,7 @@
   if (typeof Plotly === "undefined" || !window.Charts) return;
   // write(): every explorer's pending URL state written now (tests; a page being left does it itself)
   const writers = [];
-  window.ExplorerState = { place: place, csv: csv, write: function () { writers.forEach(function (w) { w(); }); } };
+  window.ExplorerState = { place: place, csv: csv, figures: function (name, fn) { keyers[name] = fn; }, write: function () { writers.forEach(function (w) { w(); }); } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
   else watch();
 })();

@@ -363,6 +363,17 @@
   fillPoints(f0);
   const o0 = compute();
   show(o0, f0);
+  // The CSV's figure keys: at a recorded point, with E's steps and whole steps, each variant's dot is the registered
+  // time to the target, sim.time_to_target.POINT.VARIANT (.BUDGET for E and E′; simulation results §2).
+  if (window.ExplorerState) {
+    window.ExplorerState.figures(NAME, function (trace, j) {
+      if (trace.name !== "At this bandwidth" || state.basis !== "e" || state.mean) return null;
+      const p = data.points.filter(function (q) { return q.bandwidth === state.bandwidth; })[0];
+      const v = variants[j];
+      if (!p || !v) return null;
+      return "sim.time_to_target." + p.key + "." + v.id + (v.id === "E" || v.id === "Ep" ? "." + state.budget : "");
+    });
+  }
   Promise.resolve(Plotly.newPlot(plot, traces(o0, f0), layout(f0), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });
