@@ -39,6 +39,8 @@
 
   const slider = el("input", { type: "range", id: id("bandwidth"), name: "bandwidth", min: String(SLIDER[0]),
     max: String(SLIDER[1]), step: String(SLIDER[2]), value: String(position(state.bandwidth)) });
+  // Its thumb exactly at the state's bandwidth (a recorded point is off the slider's step grid).
+  if (window.ExplorerState) window.ExplorerState.place(slider, position(state.bandwidth));
   const sliderOut = el("output", { for: id("bandwidth"), id: id("bandwidth-value") });
   form.appendChild(el("span", { className: "explorer-field" },
     [el("label", { for: id("bandwidth"), text: "WAN bandwidth (log scale)" }), slider, sliderOut]));
@@ -338,7 +340,8 @@
     if (bw === null) return;
     state.point = pointSelect.value;
     state.bandwidth = bw;
-    slider.value = String(position(bw));
+    if (window.ExplorerState) window.ExplorerState.place(slider, position(bw));
+    else slider.value = String(position(bw));
     update(false);
   });
   basisSet.addEventListener("change", function (ev) {
@@ -362,6 +365,17 @@
   fillPoints(f0);
   const o0 = compute();
   show(o0, f0);
+  // The CSV's figure keys: at a recorded point, with E's steps and whole steps, each variant's dot is the registered
+  // time to the target, sim.time_to_target.POINT.VARIANT (.BUDGET for E and E′; simulation results §2).
+  if (window.ExplorerState) {
+    window.ExplorerState.figures(NAME, function (trace, j) {
+      if (trace.name !== "At this bandwidth" || state.basis !== "e" || state.mean) return null;
+      const p = data.points.filter(function (q) { return q.bandwidth === state.bandwidth; })[0];
+      const v = variants[j];
+      if (!p || !v) return null;
+      return "sim.time_to_target." + p.key + "." + v.id + (v.id === "E" || v.id === "Ep" ? "." + state.budget : "");
+    });
+  }
   Promise.resolve(Plotly.newPlot(plot, traces(o0, f0), layout(f0), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });

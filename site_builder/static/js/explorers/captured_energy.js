@@ -223,6 +223,19 @@
   wide = plot.clientWidth >= 600;
   const first = compute();
   show(first);
+  // The CSV's figure keys: each bar is the registered figure exp.energy.CONFIG.TENSOR.GROUP.SELECTOR (results §2).
+  const SELECTOR_OF = {};
+  data.selectors.forEach(function (s) {
+    SELECTOR_OF[s.label] = s.id;
+    SELECTOR_OF[s.label + " (logarithmic scale)"] = s.id;
+  });
+  if (window.ExplorerState) {
+    window.ExplorerState.figures(NAME, function (trace, j) {
+      const sel = trace.type === "bar" ? SELECTOR_OF[trace.name] : undefined;
+      const g = data.groups[j];
+      return sel && g ? ["exp.energy", runs[state.run].config, state.tensor, g.id, sel].join(".") : null;
+    });
+  }
   Promise.resolve(Plotly.newPlot(plot, traces(first), layout(), PLOT_CONFIG)).then(function () {
     holder.dataset.ready = "true";
   });

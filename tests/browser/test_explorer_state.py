@@ -1,0 +1,252 @@
+"""Every explorer's state in the URL, its reset and its CSV, in Chromium (static/js/explorer_state.js).
+
+For each explorer of the sandbox (tests/browser/explorer_sandbox.py): random settings of its controls, made as a
+reader makes them (each control's own event), are written to the URL; the URL opened again shows the same
+settings and draws the same traces. "Reset" brings back the defaults and a URL without the explorer's
+parameters; a stale or invented value in the URL is left out without an error; the CSV download is the traces
+the chart shows, point by point. Break-even's slider starts at its state's bandwidth.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import random
+import re
+
+import pytest
+
+from site_builder.explorers import EXPLORERS
+from tests.browser import explorer_sandbox as sandbox
+
+pytestmark = pytest.mark.browser
+
+NAMES = tuple(EXPLORERS)
+
+CONTROLS_JS = """name => {
+  const fig = document.getElementById('chart-' + name);
+  const out = [];
+  const seen = new Set();
+  fig.querySelectorAll('select, input, button[aria-pressed]').forEach((e) => {
+    if (e.type === 'radio') {
+      if (seen.has(e.name)) return;
+      seen.add(e.name);
+      out.push({kind: 'radio', sel: `input[type=radio][name="${e.name}"]`,
+                values: [...fig.querySelectorAll(`input[type=radio][name="${e.name}"]`)].map((r) => r.value)});
+    } else if (e.tagName === 'BUTTON') {
+      out.push({kind: 'button', sel: '#' + CSS.escape(e.id)});
+    } else if (e.tagName === 'SELECT') {
+      out.push({kind: 'select', sel: '#' + CSS.escape(e.id), values: [...e.options].map((o) => o.value)});
+    } else if (e.type === 'checkbox') {
+      out.push({kind: 'checkbox', sel: '#' + CSS.escape(e.id)});
+    } else if (e.type === 'range') {
+      out.push({kind: 'range', sel: '#' + CSS.escape(e.id),
+                n: Math.round((Number(e.max) - Number(e.min)) / Number(e.step))});
+    }
+  });
+  return out;
+}"""
+
+MOVE_JS = """([c, v]) => {
+  const all = [...document.querySelectorAll(c.sel)];
+  let e = all[0], type = 'change';
+  if (c.kind === 'radio') { e = all.find((r) => r.value === v); e.checked = true; }
+  else if (c.kind === 'select') e.value = v;
+  else if (c.kind === 'checkbox') e.checked = !e.checked;
+  else if (c.kind === 'button') { e.click(); return; }
+  else if (c.kind === 'range') { e.value = String(Number(e.min) + v * Number(e.step)); type = 'input'; }
+  e.dispatchEvent(new Event(type, {bubbles: true}));
+}"""
+
+STATE_JS = """name => {
+  const fig = document.getElementById('chart-' + name);
+  const out = {};
+  fig.querySelectorAll('select, input, button[aria-pressed]').forEach((e) => {
+    const k = e.id || e.name;
+    if (e.tagName === 'BUTTON') out[k] = e.getAttribute('aria-pressed');
+    else if (e.type === 'radio' || e.type === 'checkbox') out[k + '=' + e.value] = e.checked;
+    else out[k] = e.value;
+  });
+  return out;
+}"""
+
+TRACES_JS = """name => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
+  return JSON.stringify([gd.data.map((t) => [t.name, t.x, t.y, t.base, t.visible]), gd.layout.xaxis.range,
+                         gd.layout.yaxis.range, gd.layout.xaxis.title]); }"""
+
+
+def shown(pg, name: str) -> tuple[dict, str]:
+    """The controls' values and the drawn traces, once the update in flight is drawn."""
+    traces = sandbox.settled(pg, lambda p: p.evaluate(TRACES_JS, name))
+    return pg.evaluate(STATE_JS, name), traces
+
+
+def ours(url: str, name: str) -> list[str]:
+    query = url.split("?", 1)[1].split("#", 1)[0] if "?" in url else ""
+    return [p for p in query.split("&") if p.startswith(name + ".")]
+
+
+def randomise(pg, name: str, rng: random.Random, moves: int = 14) -> None:
+    controls = pg.evaluate(CONTROLS_JS, name)
+    for _ in range(moves):
+        c = rng.choice(controls)
+        if c["kind"] in ("radio", "select"):
+            values = [v for v in c["values"] if v != ""] or c["values"]
+            v = rng.choice(values)
+        elif c["kind"] == "range":
+            v = rng.randint(0, c["n"])
+        else:
+            v = None
+        pg.evaluate(MOVE_JS, [c, v])
+    pg.evaluate("() => window.ExplorerState.write()")
+
+
+def reopen(pg, url: str, name: str) -> None:
+    pg.goto(url)
+    pg.wait_for_selector(f"#chart-{name}[data-state='ready']", timeout=30_000)
+
+
+@pytest.fixture
+def page(request, browser):
+    yield from sandbox.open_chart(browser, request.param, sandbox.WIDE)
+
+
+@pytest.mark.parametrize("page", NAMES, indirect=True)
+def test_random_states_round_trip_through_the_url(page):
+    name = page.url.rstrip("/").rsplit("x-", 1)[1]
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    default = shown(page, name)
+    rng = random.Random(f"state {name}")
+    moved = 0
+    for _ in range(4):
+        randomise(page, name, rng)
+        before = shown(page, name)
+        url = page.url
+        moved += before != default
+        assert (ours(url, name) == []) == (before[0] == default[0]), url
+        reopen(page, url, name)
+        assert page.url == url
+        assert shown(page, name) == before, url
+    assert moved >= 3
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("page", NAMES, indirect=True)
+def test_reset_restores_the_defaults_and_clears_the_url(page):
+    name = page.url.rstrip("/").rsplit("x-", 1)[1]
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    default = shown(page, name)
+    randomise(page, name, random.Random(f"reset {name}"))
+    assert ours(page.url, name)
+    reopen(page, page.url + "#somewhere", name)
+    page.click(f"#chart-{name} .explorer-reset")
+    assert shown(page, name) == default
+    assert ours(page.url, name) == [] and page.url.endswith("#somewhere")
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("page", NAMES, indirect=True)
+def test_stale_values_in_the_url_are_left_out(page):
+    name = page.url.rstrip("/").rsplit("x-", 1)[1]
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    default = shown(page, name)
+    keys = page.evaluate(
+        """name => [...document.querySelectorAll('#chart-' + name + ' select[id], #chart-' + name + ' input')]
+            .map((e) => (e.type === 'radio' ? e.name : e.id).replace(name + '-', ''))""",
+        name,
+    )
+    junk = "&".join(f"{name}.{k}=%3Cnot%20a%20value%3E" for k in dict.fromkeys(keys))
+    reopen(page, page.url.split("?")[0] + f"?present&{junk}&{name}.nothing=1&other=2", name)
+    assert shown(page, name) == default
+    assert "present" in page.url and "other=2" in page.url and ours(page.url, name) == []
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("page", NAMES, indirect=True)
+def test_the_csv_is_the_points_the_chart_shows(page):
+    name = page.url.rstrip("/").rsplit("x-", 1)[1]
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    randomise(page, name, random.Random(f"csv {name}"), moves=6)
+    shown(page, name)
+    with page.expect_download() as info:
+        page.click(f"#chart-{name} .chart-csv")
+    download = info.value
+    assert download.suggested_filename == f"{name}.csv"
+    with open(download.path(), encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(io.StringIO(f.read())))
+    want = page.evaluate(
+        """name => { const gd = document.querySelector('#chart-' + name + ' .js-plotly-plot');
+          const rows = [];
+          gd.data.forEach((t, i) => {
+            if (t.visible === false || t.hoverinfo === 'skip') return;
+            const h = t.orientation === 'h', val = h ? t.x : t.y, cat = h ? t.y : t.x;
+            if (!val || !val.length || [...val].every((v) => v === null)) return;
+            [...val].forEach((v, j) => {
+              if (v === null || v === undefined) return;
+              const c = cat ? cat[j] : j + 1;
+              rows.push([t.name || 'Series ' + (i + 1), h ? v : c, h ? c : v]);
+            });
+          });
+          return rows; }""",
+        name,
+    )
+    head, body = rows[0], rows[1:]
+    assert head[:3] == ["series", "x", "y"]
+    assert len(body) == len(want) > 0
+    for got, w in zip(body, want, strict=True):
+        assert got[0] == w[0]
+        for g, v in zip(got[1:3], w[1:], strict=True):
+            if isinstance(v, (int, float)):
+                assert float(g) == v
+            else:  # a category, as the data table prints it (markup as spaces)
+                assert g == re.sub(r"<[^>]*>", "", re.sub(r"<br\s*/?>", " ", str(v)))
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("page", ["breakeven"], indirect=True)
+def test_breakeven_slider_starts_at_its_state(page):
+    page.wait_for_selector("#chart-breakeven[data-state='ready']")
+    assert sandbox.outputs(page, "breakeven")["bandwidth"] == "12.50 GB/s"
+    value = float(page.input_value("#breakeven-bandwidth"))
+    assert math.isclose(10**value, 12.5, rel_tol=1e-12)
+    page.select_option("#breakeven-point", "p:2dc4.25gbe")
+    assert math.isclose(10 ** float(page.input_value("#breakeven-bandwidth")), 3.125, rel_tol=1e-12)
+    assert page.problems == []
+
+
+def downloaded_rows(pg, name: str) -> list[dict[str, str]]:
+    with pg.expect_download() as info:
+        pg.click(f"#chart-{name} .chart-csv")
+    with open(info.value.path(), encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(io.StringIO(f.read())))
+
+
+@pytest.mark.parametrize("page", ["captured_energy", "breakeven"], indirect=True)
+def test_points_that_are_figures_carry_their_key_and_source_cell(page):
+    """Each CSV row keyed as a figure holds that figure's value (figures.json), with its text and source cell."""
+    name = page.url.rstrip("/").rsplit("x-", 1)[1]
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    figures = page.evaluate(
+        "() => fetch('../figures.json').then((r) => r.json()).then((j) => Object.fromEntries(j.figures.map((f) => [f.key, f])))"
+    )
+    keyed = 0
+    for budget in ("free", "low", "high") if name == "breakeven" else ("",):
+        if budget:
+            page.check(f"#breakeven-budget-{budget}")
+        shown(page, name)
+        for row in downloaded_rows(page, name):
+            if not row["figure"]:
+                continue
+            f = figures[row["figure"]]
+            assert math.isclose(float(row["y"]), f["value"], rel_tol=1e-12), row
+            assert row["figure text"] == f["text"]
+            src = f["source"]
+            assert row["source"] == f"{src['file']} § {src['section']} › {' / '.join(src['row'])} › {src['column']}"
+            keyed += 1
+    assert keyed >= (18 if name == "breakeven" else 20)
+    page.check(f"#{name}-mean") if name == "breakeven" else page.click(f"#{name}-log")
+    shown(page, name)
+    rows = downloaded_rows(page, name)
+    assert rows and all(r.get("figure") for r in rows if r["series"] != "Keep fraction") == (name != "breakeven")
+    assert page.problems == []
