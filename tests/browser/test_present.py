@@ -195,7 +195,9 @@ def test_a_number_clicked_on_a_slide_opens_its_card_in_the_presentation(browser,
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     for deck in decks:
         page.goto(server + deck)
-        sid = page.evaluate("() => { const a = document.querySelector('section.slide .slide-body a.fig'); return a && a.closest('section').id; }")
+        sid = page.evaluate(
+            "() => { const a = document.querySelector('section.slide .slide-body a.fig'); return a && a.closest('section').id; }"
+        )
         if sid:
             break
     assert sid
@@ -219,7 +221,9 @@ def test_speaker_view_is_a_page_of_the_site_with_notes_and_next_slide(browser, s
     deck, sid = None, None
     for d in decks:
         page.goto(server + d)
-        sid = page.evaluate("() => { const n = document.querySelector('section.slide aside.notes'); return n && n.closest('section').id; }")
+        sid = page.evaluate(
+            "() => { const n = document.querySelector('section.slide aside.notes'); return n && n.closest('section').id; }"
+        )
         if sid:
             deck = d
             break
