@@ -5,7 +5,7 @@
                                           # byte for byte the committed one
 
 Needs node and npm. reveal.js is fetched with `npm pack` (npm's own integrity check applies) and its listed
-files are copied. Plotly is built, not fetched: scripts/plotly_bundle/ pins plotly.js, esbuild and acorn
+files are copied, its notes plugin's speaker view split into speaker.html and speaker.js (see SPEAKER_OPEN). Plotly is built, not fetched: scripts/plotly_bundle/ pins plotly.js, esbuild and acorn
 (exact versions and integrity hashes in its package-lock.json); `npm ci --ignore-scripts` installs them there
 (node_modules/, git-ignored) and `node build.mjs` writes the bundle of the scatter and bar traces only
 (build.mjs says what is in it and why); plotly.js's LICENSE is copied next to it. Each package goes into
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -35,9 +36,20 @@ PACKAGES = {
     "reveal": (
         "reveal.js",
         "6.0.2",
-        {"dist/reveal.js": "reveal.js", "dist/reveal.css": "reveal.css", "LICENSE": "LICENSE"},
+        {
+            "dist/reveal.js": "reveal.js",
+            "dist/reveal.css": "reveal.css",
+            "dist/plugin/notes.js": "notes.js",
+            "LICENSE": "LICENSE",
+        },
     ),
 }
+# The notes plugin writes its speaker view into an about:blank window with document.write, inline script
+# included, which the site's CSP (script-src 'self') blocks. The same page, split into files of the site:
+# reveal/speaker.html (the plugin's markup and styles, its <script> replaced by a link to speaker.js) and
+# reveal/speaker.js (the plugin's script, unchanged). deck.js opens speaker.html and connects it.
+SPEAKER_OPEN = "t.document.write(`"
+SPEAKER_END = "</html>`)"
 # folder: (description in VERSIONS, bundle file name; templates/base.html names it). build.mjs writes
 # THIRD-PARTY-LICENSES.txt beside it.
 BUILT = {"plotly": ("plotly.js (custom: scatter, bar)", "plotly-scatter-bar.min.js")}
@@ -61,7 +73,30 @@ def fetch(folder: str, tmp: Path, dest: Path) -> str:
     dest.mkdir(parents=True)
     for src, name in files.items():
         shutil.copyfile(tmp / folder / "package" / src, dest / name)
+    if folder == "reveal":
+        split_speaker_view(dest)
     return f"{folder}\t{package}\t{version}"
+
+
+def split_speaker_view(dest: Path) -> None:
+    """Write speaker.html and speaker.js from the speaker view notes.js holds as a template string."""
+    js = (dest / "notes.js").read_text(encoding="utf-8")
+    start = js.index(SPEAKER_OPEN) + len(SPEAKER_OPEN)
+    if js.count(SPEAKER_OPEN) != 1:
+        raise SystemExit("notes.js: expected one speaker view template")
+    page = js[start : js.index(SPEAKER_END, start) + len("</html>")]
+    # The template's escapes (a template literal: \` \$ \\ and <\/script>) back to the page's text.
+    page = re.sub(r"\\([`$\\/])", r"\1", page)
+    if "${" in page:
+        raise SystemExit("notes.js: the speaker view template interpolates values; split it by hand")
+    open_tag, close_tag = "<script>", "</script>"
+    if page.count(open_tag) != 1 or page.count(close_tag) != 1:
+        raise SystemExit("notes.js: expected one inline <script> in the speaker view")
+    a = page.index(open_tag)
+    b = page.index(close_tag)
+    (dest / "speaker.js").write_text(page[a + len(open_tag) : b].strip("\n") + "\n", encoding="utf-8")
+    page = page[:a] + '<script src="speaker.js" defer></script>' + page[b + len(close_tag) :]
+    (dest / "speaker.html").write_text(page.lstrip("\n"), encoding="utf-8")
 
 
 def build_plotly(dest: Path) -> str:

@@ -2,8 +2,10 @@
 
 A slide starts with ``## Title {#id}``. ``Terms:`` lines declare the glossary terms the slide
 explains; ``Source:`` lines name the results sections its numbers come from
-(``Source: analysis §2, §4; vendor §1``). Both lines are taken out of the slide's body. Every
-problem is an :class:`InputError` naming the deck file and line.
+(``Source: analysis §2, §4; vendor §1``). Both lines are taken out of the slide's body. A line
+``Notes:`` starts the slide's speaker notes and a line ``Article:`` its article-only detail: each block
+runs to the end of the slide or to the other block's line (text after the colon is the block's first
+line). Every problem is an :class:`InputError` naming the deck file and line.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^##\s+(?P<title>.+?)(?:\s+\{#(?P<id>[^}]*)\})?\s*$")
 SLIDE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 META = re.compile(r"^(?P<name>Terms|Source):\s*(?P<value>.*?)\s*$")
+BLOCK = re.compile(r"^(?P<name>Notes|Article):(?:\s+(?P<rest>.*?))?\s*$")
 SECTION_REF = re.compile(r"^§\s*(?P<n>\d+[a-z]?)$")
 TOPICS_ID = "topics"
 
@@ -47,6 +50,8 @@ class Slide:
     line: int  # file line of the heading
     terms: list[tuple[str, str]] = field(default_factory=list)  # (key, "line N")
     sources: list[SourceRef] = field(default_factory=list)
+    notes: str = ""  # Markdown of the speaker notes (the Notes: block), "" without one
+    article: str = ""  # Markdown shown in the article only (the Article: block), "" without one
 
 
 def _slug(text: str) -> str:
@@ -105,10 +110,25 @@ def split_slides(page: Page) -> list[Slide]:
         seen[sid] = where
         slide = Slide(sid, title, "", int(where.split()[1]))
         body: list[str] = []
+        blocks: dict[str, list[str]] = {"Notes": [], "Article": []}
+        into = body
+        fenced = False
         for i, line in enumerate(lines[first + 1 :], start=first + 1):
-            meta = META.match(line)
+            if FENCE.match(line):
+                fenced = not fenced
+            block = None if fenced else BLOCK.match(line)
+            if block is not None:
+                name = block.group("name")
+                if blocks[name]:
+                    raise InputError(
+                        page.label, page.line_of(start + i), f"one '{name}:' block per slide", f"a second '{name}:'"
+                    )
+                into = blocks[name]
+                into.append(block.group("rest") or "")
+                continue
+            meta = None if fenced else META.match(line)
             if meta is None:
-                body.append(line)
+                into.append(line)
                 continue
             lw = page.line_of(start + i)
             if meta.group("name") == "Terms":
@@ -119,6 +139,11 @@ def split_slides(page: Page) -> list[Slide]:
             else:
                 slide.sources += _sources(page, meta.group("value"), lw)
         slide.body = "\n".join(body).strip() + "\n"
+        for name, got in blocks.items():
+            text = "\n".join(got).strip()
+            if got and not text:
+                raise InputError(page.label, where, f"text after the slide's '{name}:' line", "an empty block")
+            setattr(slide, name.lower(), text + "\n" if text else "")
         slides.append(slide)
     if not slides:
         raise InputError(page.label, "body", "at least one slide", "none")

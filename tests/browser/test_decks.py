@@ -150,7 +150,9 @@ def test_pdf_has_one_page_per_slide_holding_its_figures(browser, server, site_di
     for deck, pdf in zip(decks, written, strict=True):
         page.goto(server + deck)
         figs = page.eval_on_selector_all(
-            "section.slide", "els => els.map(s => Array.from(s.querySelectorAll('a.fig')).map(a => a.textContent))"
+            "section.slide",
+            "els => els.map(s => Array.from(s.querySelectorAll('a.fig'))"
+            ".filter(a => !a.closest('.slide-article, .slide-notes')).map(a => a.textContent))",
         )
         reader = PdfReader(str(pdf))
         assert len(reader.pages) == len(figs), f"{pdf.name}: {len(reader.pages)} pages for {len(figs)} slides"

@@ -1,14 +1,24 @@
 // A deck reads as an article; "Present" shows one 16:9 slide at a time with reveal.js (vendored,
-// assets/vendor/reveal/). The slides themselves are moved into the presentation and back, so charts keep
-// their state. The URL fragment follows the current slide in both views; Escape leaves the presentation.
+// assets/vendor/reveal/) and its own tools: overview (O), full screen (F), the help overlay (?), slide
+// numbers, touch swipes, and the notes plugin's speaker view (S: current and next slide, notes, timer).
+// The slides themselves are moved into the presentation and back, so charts keep their state.
+//
+// URLs: presenting, the address is ?present#slide-id, one history entry per slide shown (pushState), so a
+// reload reopens that slide and Back / Forward step through the slides; leaving writes #slide-id and
+// scrolls the article to that slide. The speaker view (speaker.html, a file of the site: the plugin's own
+// page would be written inline into about:blank, which the CSP forbids) loads this page with ?receiver.
 (function () {
   "use strict";
   const frame = document.querySelector(".deck-frame");
   const slides = document.querySelector(".deck-slides");
   const button = document.querySelector("[data-present]");
   if (!frame || !slides || !button || typeof Reveal === "undefined") return;
+  const params = new URLSearchParams(location.search);
+  const receiver = params.has("receiver"); // a preview inside the speaker view
   let deck = null;
   let overlay = null;
+  let speaker = null;
+  let restoring = false; // moving to a slide because of the URL (load, Back / Forward): no new entry
 
   function sections() { return Array.from(slides.querySelectorAll(":scope > section.slide")); }
 
@@ -16,14 +26,90 @@
     const i = sections().findIndex(function (s) { return s.id === id; });
     return i < 0 ? 0 : i;
   }
+  function hashId() { return decodeURIComponent(location.hash.slice(1)); }
 
-  function setFragment(id) {
-    if (id && location.hash !== "#" + id) history.replaceState(null, "", "#" + id);
+  function presentURL(id) { return location.pathname + "?present#" + encodeURIComponent(id); }
+  function articleURL(id) { return location.pathname + (id ? "#" + encodeURIComponent(id) : ""); }
+
+  function writeURL(url) {
+    if (receiver || restoring) return;
+    if (location.pathname + location.search + location.hash !== url) history.pushState({ deck: true }, "", url);
   }
 
   function resizeCharts() { window.dispatchEvent(new Event("resize")); }
 
-  // A slide taller than its 16:9 page (a long table) is scaled down to fit, never cut.
+  // Cards (numbers' sources, terms' definitions) opened on one slide do not stay over the next.
+  function closeCards() {
+    document.querySelectorAll("#fig-card, #term-tip").forEach(function (c) { c.hidden = true; });
+  }
+  function cardOpen() {
+    return Array.from(document.querySelectorAll("#fig-card, #term-tip")).some(function (c) { return !c.hidden; });
+  }
+
+  // Showing a slide: nothing on it is scaled (deck.css sizes everything for a 1280 x 720 slide); its charts
+  // are laid out again at the slide's width once it is shown.
+  function shown(section) {
+    closeCards();
+    if (section) resizeCharts();
+  }
+
+  // Keys typed into a focused control act on the control: reveal.js gets no key from a select, button,
+  // slider, checkbox or text field. Escape there hands the keys back to the slide.
+  function inControl(el) {
+    return !!el && el.closest && !!el.closest("select, button, input, textarea, [contenteditable], [role=slider], [role=listbox], summary");
+  }
+
+  function onEscape() {
+    if (!deck) return;
+    if (cardOpen()) { closeCards(); return; }
+    if (deck.isOverlayOpen && deck.isOverlayOpen()) { deck.closeOverlay(); return; }
+    if (deck.isOverview()) { deck.toggleOverview(false); return; }
+    leave();
+  }
+
+  function openSpeakerView() {
+    if (!deck) return;
+    if (speaker && !speaker.closed) { speaker.focus(); return; }
+    speaker = window.open(slides.getAttribute("data-speaker"), "reveal.js - Notes", "width=1100,height=700");
+    if (!speaker) return;
+    // The plugin's own handshake, started from here: "connect" until the view answers; from its first
+    // heartbeat on, the notes plugin sends it every slide change, its notes and the timings.
+    const url = location.protocol + "//" + location.host + location.pathname + "?present";
+    const timer = setInterval(function () {
+      if (!speaker || speaker.closed || !deck) { clearInterval(timer); return; }
+      speaker.postMessage(JSON.stringify({ namespace: "reveal-notes", type: "connect", state: deck.getState(), url: url }), "*");
+    }, 500);
+    window.addEventListener("message", function answered(e) {
+      if (e.source !== speaker) return;
+      let data = null;
+      try { data = JSON.parse(e.data); } catch (err) { return; }
+      if (data && data.namespace === "reveal-notes" && (data.type === "connected" || data.type === "heartbeat")) {
+        clearInterval(timer);
+        window.removeEventListener("message", answered);
+      }
+    });
+  }
+
+  function toolbar() {
+    const bar = document.createElement("div");
+    bar.className = "deck-present-tools";
+    [["Slides", "All slides (O)", function () { deck.toggleOverview(); }, "deck-overview"],
+      ["?", "Keyboard shortcuts (?)", function () { deck.toggleHelp(); }, "deck-help"],
+      ["✕ Leave", "Leave the presentation (Escape)", function () { leave(); }, "deck-leave"]].forEach(function (b) {
+      const el = document.createElement("button");
+      el.type = "button";
+      el.className = b[3];
+      el.textContent = b[0];
+      el.title = b[1];
+      el.setAttribute("aria-label", b[1]);
+      el.addEventListener("click", function (e) { e.stopPropagation(); b[2](); if (deck && b[3] !== "deck-leave") deck.getRevealElement().focus(); });
+      bar.appendChild(el);
+    });
+    return bar;
+  }
+
+  // Printing (Ctrl+P, pdf.py) lays the article's slides out one per page: print's own fit, not the
+  // presentation's (which scales nothing).
   function fit(section, height) {
     const body = section.querySelector(".slide-body");
     if (!body) return;
@@ -35,6 +121,7 @@
   }
   function unfit() { sections().forEach(function (s) { const b = s.querySelector(".slide-body"); if (b) b.style.zoom = ""; }); }
   function fitForPrint() {
+    if (deck) return;
     document.documentElement.classList.add("deck-print-measure");
     sections().forEach(function (s) { fit(s, 720); });
     document.documentElement.classList.remove("deck-print-measure");
@@ -43,7 +130,8 @@
   window.addEventListener("afterprint", unfit);
 
   function present(startId) {
-    if (deck) return;
+    unfit();
+    if (deck) { deck.slide(indexOf(startId)); return; }
     overlay = document.createElement("div");
     overlay.className = "deck-present-overlay";
     overlay.setAttribute("role", "dialog");
@@ -51,30 +139,47 @@
     overlay.setAttribute("aria-label", document.title + ": presentation (Escape leaves)");
     const reveal = document.createElement("div");
     reveal.className = "reveal";
+    reveal.tabIndex = -1;
     overlay.appendChild(reveal);
+    if (!receiver) overlay.appendChild(toolbar());
     document.body.appendChild(overlay);
     document.documentElement.classList.add("deck-presenting");
     slides.classList.add("slides");
     reveal.appendChild(slides);
+    const plugins = typeof RevealNotes !== "undefined" && !receiver ? [RevealNotes] : [];
     deck = new Reveal(reveal, {
-      embedded: true, width: 1280, height: 720, margin: 0.04, center: false, hash: false, history: false,
-      transition: "none", backgroundTransition: "none", controls: true, progress: true, slideNumber: "c/t",
-      overview: false, help: false, pause: false, scrollActivationWidth: null, keyboardCondition: null,
-      keyboard: { 27: leave, 79: null, 66: null, 70: null, 190: null },
+      embedded: true, width: 1280, height: 720, display: "flex", margin: 0.04, minScale: 0.1, maxScale: 3, center: false,
+      hash: false, history: false, transition: "none", backgroundTransition: "none",
+      controls: true, controlsTutorial: false, progress: true, slideNumber: "c/t", showSlideNumber: "all",
+      overview: true, help: true, pause: false, touch: true, keyboard: true, scrollActivationWidth: null,
+      postMessage: true, postMessageEvents: receiver, plugins: plugins,
+      keyboardCondition: function (e) { return !inControl(e.target); },
     });
     deck.initialize().then(function () {
-      deck.slide(indexOf(startId || location.hash.slice(1)));
-      deck.on("slidechanged", function (e) { fit(e.currentSlide, 720); setFragment(e.currentSlide.id); resizeCharts(); });
-      fit(deck.getCurrentSlide(), 720);
-      setFragment(deck.getCurrentSlide().id);
-      resizeCharts();
+      // reveal's own key list, with this page's meanings for Escape and S
+      deck.removeKeyBinding(27);
+      deck.addKeyBinding({ keyCode: 27, key: "Esc", description: "Close the overview, help or a card; else leave the presentation" }, onEscape);
+      if (plugins.length) {
+        deck.removeKeyBinding(83);
+        deck.addKeyBinding({ keyCode: 83, key: "S", description: "Speaker view: current and next slide, notes, timer" }, openSpeakerView);
+      }
+      restoring = true;
+      deck.slide(indexOf(startId || hashId()));
+      restoring = false;
+      deck.on("slidechanged", function (e) { shown(e.currentSlide); writeURL(presentURL(e.currentSlide.id)); });
+      deck.on("overviewhidden", function () { shown(deck.getCurrentSlide()); });
+      const first = deck.getCurrentSlide();
+      if (!params.has("present") && !receiver) writeURL(presentURL(first.id));
+      else if (!receiver) history.replaceState({ deck: true }, "", presentURL(first.id));
+      shown(first);
       reveal.focus();
     });
   }
 
-  function leave() {
+  function leave(keepURL) {
     if (!deck) return;
     const current = deck.getCurrentSlide();
+    closeCards();
     deck.destroy();
     deck = null;
     slides.classList.remove("slides");
@@ -86,26 +191,56 @@
       s.classList.remove("present", "past", "future", "stack");
     });
     slides.removeAttribute("style");
-    unfit();
     frame.appendChild(slides);
     overlay.remove();
     overlay = null;
     document.documentElement.classList.remove("deck-presenting");
+    if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(function () {});
     resizeCharts();
     if (current) {
-      setFragment(current.id);
+      if (!keepURL) writeURL(articleURL(current.id));
       current.scrollIntoView({ block: "start" });
     }
-    button.focus();
+    button.focus({ preventScroll: true });
   }
 
-  button.addEventListener("click", function () { present(); });
-  document.addEventListener("keydown", function (e) {
-    if (e.key === "Escape" && deck) { e.preventDefault(); leave(); }
+  // Back / Forward: a present-mode entry shows its slide, an article entry leaves at its slide.
+  window.addEventListener("popstate", function () {
+    const presenting = new URLSearchParams(location.search).has("present");
+    restoring = true;
+    try {
+      if (presenting) present(hashId());
+      else if (deck) leave(true);
+    } finally { restoring = false; }
   });
-  if (new URLSearchParams(location.search).has("present")) present();
+
+  button.addEventListener("click", function () { present(); });
+  // A number or term clicked on a slide opens its card (its source, its definition) instead of leaving.
+  document.addEventListener("click", function (e) {
+    if (!deck) return;
+    const a = e.target.closest && e.target.closest(".deck-present-overlay a.fig, .deck-present-overlay a.term");
+    if (!a) return;
+    e.preventDefault();
+    a.focus();
+  }, true);
+  window.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && deck && cardOpen()) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      closeCards();
+      deck.getRevealElement().focus();
+      return;
+    }
+    if (e.key === "Escape" && deck && inControl(e.target) && overlay.contains(e.target) && !e.target.closest(".deck-present-tools")) {
+      e.preventDefault();
+      e.stopPropagation();
+      deck.getRevealElement().focus();
+    }
+  }, true);
+  if (params.has("present") || receiver) present();
   window.SiteDeck = {
-    present: present, leave: leave, fitForPrint: fitForPrint,
+    present: present, leave: leave, speaker: openSpeakerView, fitForPrint: fitForPrint,
     current: function () { return deck ? deck.getCurrentSlide().id : null; },
+    deck: function () { return deck; },
   };
 })();

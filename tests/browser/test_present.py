@@ -1,0 +1,247 @@
+"""Presenting a deck in Chromium: every slide whole and legible at 1280x720, and reveal.js's presenter tools."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+# Text outside the slide (in slide pixels) and text smaller than 16 px (the source line 14 px) on the slide
+# shown; speaker notes, article-only detail and the plot's own SVG text are not slide text.
+MEASURE = """() => {
+  const s = document.querySelector(".reveal .slides > section.present");
+  const box = s.getBoundingClientRect();
+  const scale = box.width / 1280;
+  let over = 0; const small = [];
+  const walker = document.createTreeWalker(s, NodeFilter.SHOW_TEXT);
+  let n;
+  while ((n = walker.nextNode())) {
+    if (!n.textContent.trim()) continue;
+    const el = n.parentElement;
+    if (el.closest(".slide-notes, .slide-article, .slide-number, [hidden], .js-plotly-plot")) continue;
+    const st = getComputedStyle(el);
+    if (st.display === "none" || st.visibility === "hidden") continue;
+    const range = document.createRange(); range.selectNodeContents(n);
+    for (const r of range.getClientRects()) {
+      if (r.width === 0) continue;
+      const o = Math.max(r.bottom - box.bottom, r.right - box.right, box.left - r.left, box.top - r.top) / scale;
+      if (o > 1) over = Math.max(over, Math.round(o));
+    }
+    const px = parseFloat(st.fontSize);
+    if (px < (el.closest(".slide-source") ? 14 : 16) - 0.01) small.push(px + "px " + n.textContent.trim().slice(0, 24));
+  }
+  s.querySelectorAll("select, button, input:not([type=range]):not([type=checkbox]):not([type=radio])").forEach(c => {
+    const px = parseFloat(getComputedStyle(c).fontSize); if (px < 16) small.push(px + "px " + c.tagName);
+  });
+  return { over: over, small: small.slice(0, 3) };
+}"""
+
+READY = "() => Array.from(document.querySelectorAll('.reveal section.present figure.chart')).every(f => f.dataset.ready === 'true')"
+
+
+@pytest.fixture(scope="module")
+def decks(pages: list[str]) -> list[str]:
+    found = [p for p in pages if re.fullmatch(r"[a-z]+/decks/[^/]+/", p)]
+    assert found
+    return found
+
+
+def open_slide(page, url: str) -> None:
+    page.goto("about:blank")
+    page.goto(url)
+    page.wait_for_selector(".deck-present-overlay .reveal.ready")
+    page.wait_for_function(READY)
+
+
+def current(page) -> str | None:
+    return page.evaluate("() => window.SiteDeck.current()")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_slide_opened_by_its_link_is_whole_and_legible(browser, server, decks, scheme):
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
+    bad, seen = [], 0
+    for deck in decks:
+        page.goto(server + deck)
+        ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
+        for sid in ids:
+            open_slide(page, server + deck + f"?present#{sid}")
+            assert current(page) == sid
+            r = page.evaluate(MEASURE)
+            seen += 1
+            if r["over"] or r["small"]:
+                bad.append(f"/{deck}#{sid}: {r['over']} px outside, small text {r['small']}")
+    page.close()
+    assert seen > 50
+    assert bad == [], f"{len(bad)} of {seen} slides:\n" + "\n".join(bad)
+
+
+def test_urls_reload_and_back_forward_step_through_the_slides(browser, server, decks):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    deck = decks[0]
+    page.goto(server + deck)
+    ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
+    page.click("[data-present]")
+    page.wait_for_selector(".deck-present-overlay .reveal.ready")
+    assert page.evaluate("location.search") == "?present" and page.evaluate("location.hash") == f"#{ids[0]}"
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert current(page) == ids[3]
+    page.reload()
+    page.wait_for_selector(".deck-present-overlay .reveal.ready")
+    assert current(page) == ids[3], "a reload reopens the slide shown"
+    page.go_back()
+    page.wait_for_function(f"() => window.SiteDeck.current() === {ids[2]!r}")
+    page.go_back()
+    page.wait_for_function(f"() => window.SiteDeck.current() === {ids[1]!r}")
+    page.go_forward()
+    page.wait_for_function(f"() => window.SiteDeck.current() === {ids[2]!r}")
+    # Escape returns to the article, scrolled to the slide shown
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".deck-present-overlay", state="detached")
+    assert page.evaluate("location.search") == "" and page.evaluate("location.hash") == f"#{ids[2]}"
+    top = page.evaluate(f"() => document.getElementById({ids[2]!r}).getBoundingClientRect().top")
+    assert abs(top) < 2, top
+    page.close()
+
+
+def test_overview_help_slide_number_full_screen_key_and_way_out(browser, server, decks):
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, has_touch=True)
+    open_slide(page, server + decks[0] + "?present")
+    page.keyboard.press("o")
+    assert page.locator(".reveal.overview").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator(".reveal.overview").count() == 0 and current(page) is not None
+    page.keyboard.press("Shift+Slash")
+    assert page.locator(".reveal .overlay-help").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator(".reveal .overlay-help").count() == 0 and current(page) is not None
+    number = page.locator(".reveal .slide-number")
+    assert number.is_visible() and re.fullmatch(r"\s*1\s*/\s*\d+\s*", number.inner_text())
+    assert float(number.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 14
+    # reveal's key list names full screen and the speaker view
+    page.keyboard.press("Shift+Slash")
+    help_text = page.locator(".reveal .overlay-help").inner_text()
+    assert "Speaker view" in help_text and re.search(r"full ?screen", help_text, re.I)
+    page.keyboard.press("Escape")
+    # a visible way out, for touch screens
+    leave = page.locator(".deck-present-tools .deck-leave")
+    assert leave.is_visible()
+    leave.tap()
+    page.wait_for_selector(".deck-present-overlay", state="detached")
+    page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_controls_and_progress_bar_are_visible(browser, server, decks, scheme):
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
+    open_slide(page, server + decks[0] + "?present")
+    page.keyboard.press("ArrowRight")
+
+    def contrast(sel: str, prop: str) -> float:
+        return page.evaluate(
+            """([sel, prop]) => {
+              const lum = c => { const v = c.match(/[\\d.]+/g).slice(0, 3).map(x => x / 255)
+                .map(x => x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4));
+                return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+              const a = lum(getComputedStyle(document.querySelector(sel))[prop]);
+              const b = lum(getComputedStyle(document.querySelector('.deck-present-overlay')).backgroundColor);
+              return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+            }""",
+            [sel, prop],
+        )
+
+    assert contrast(".reveal .controls", "color") >= 3
+    assert contrast(".reveal .progress", "color") >= 3
+    page.close()
+
+
+def test_keys_in_a_focused_control_act_on_the_control(browser, server, decks):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    kinds: set[str] = set()
+    for deck in decks:
+        page.goto(server + deck)
+        ids = page.eval_on_selector_all("section.slide:has(figure.chart)", "els => els.map(e => e.id)")
+        for sid in ids:
+            open_slide(page, server + deck + f"?present#{sid}")
+            for kind, sel in (
+                ("select", "select:not([disabled])"),
+                ("button", "figure.chart button"),
+                ("slider", "input[type=range]:not([disabled])"),
+                ("checkbox", "input[type=checkbox]:not([disabled])"),
+            ):
+                control = page.locator(f".reveal section.present {sel}").first
+                if not control.count():
+                    continue
+                kinds.add(kind)
+                for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "Space", "PageDown"):
+                    control.focus()
+                    page.keyboard.press(key)
+                    assert current(page) == sid, f"{deck}#{sid}: {key} in a {kind} moved the deck"
+                    page.wait_for_function(READY)
+                    if kind == "button" and page.locator(".reveal section.present .chart-data:not([hidden])").count():
+                        page.locator(".reveal section.present .chart-data-toggle").first.click()
+            page.keyboard.press("Escape")  # from a control: the keys go back to the slide
+            assert current(page) == sid
+            page.keyboard.press("ArrowRight")
+            assert current(page) != sid
+    page.close()
+    assert kinds == {"select", "button", "slider", "checkbox"}
+
+
+def test_a_number_clicked_on_a_slide_opens_its_card_in_the_presentation(browser, server, decks):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    for deck in decks:
+        page.goto(server + deck)
+        sid = page.evaluate(
+            "() => { const a = document.querySelector('section.slide .slide-body a.fig'); return a && a.closest('section').id; }"
+        )
+        if sid:
+            break
+    assert sid
+    open_slide(page, server + deck + f"?present#{sid}")
+    url = page.url
+    page.locator(".reveal section.present .slide-body a.fig").first.click()
+    card = page.locator("#fig-card")
+    assert card.is_visible() and "Source" in card.inner_text()
+    assert page.url == url and current(page) == sid
+    page.keyboard.press("Escape")
+    assert not card.is_visible() and current(page) == sid, "Escape closes the card first"
+    page.keyboard.press("ArrowRight")
+    assert not card.is_visible()
+    page.close()
+
+
+def test_speaker_view_is_a_page_of_the_site_with_notes_and_next_slide(browser, server, decks, site_dir):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors: list[str] = []
+    deck, sid = None, None
+    for d in decks:
+        page.goto(server + d)
+        sid = page.evaluate(
+            "() => { const n = document.querySelector('section.slide aside.notes'); return n && n.closest('section').id; }"
+        )
+        if sid:
+            deck = d
+            break
+    assert deck, "no slide has speaker notes"
+    assert (site_dir / "assets/vendor/reveal/speaker.html").is_file()
+    assert "<script>" not in (site_dir / "assets/vendor/reveal/speaker.html").read_text(encoding="utf-8")
+    open_slide(page, server + deck + f"?present#{sid}")
+    with context.expect_page() as info:
+        page.keyboard.press("s")
+    view = info.value
+    view.on("pageerror", lambda e: errors.append(str(e)))
+    view.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    assert view.url.endswith("assets/vendor/reveal/speaker.html")
+    view.wait_for_selector("#current-slide iframe")
+    view.wait_for_selector("#upcoming-slide iframe")
+    view.wait_for_selector(".speaker-controls-notes:not(.hidden) .value")
+    want = page.evaluate(f"() => document.querySelector('#{sid} aside.notes').textContent.trim()")
+    assert view.locator(".speaker-controls-notes .value").inner_text().strip()[:40] == want[:40]
+    assert view.locator(".speaker-controls-time .timer").is_visible()
+    context.close()
+    assert errors == []
