@@ -54,7 +54,7 @@ FLAGS = [
 ]
 WIDTH, HEIGHT = 1280, 720  # CSS pixels: the slide, the viewport and the printed page
 WAIT_SECONDS = 60.0  # for one reply or one deck's charts: a browser that says nothing for this long is stuck
-AT_ONCE = 3  # decks loaded and drawn at the same time (each in its own tab): the browser's processes share the cores
+AT_ONCE = 1  # decks printed at a time: several tabs at once stall (a background tab does not draw its charts)
 
 READY = """new Promise((resolve, reject) => {
   const t0 = Date.now();
@@ -64,14 +64,14 @@ READY = """new Promise((resolve, reject) => {
       document.fonts.ready.then(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve(charts.length))));
       return;
     }
-    if (Date.now() - t0 > %d) {
+    if (Date.now() - t0 > LIMIT) {
       const late = charts.filter(f => f.dataset.ready !== 'true').map(f => f.id || f.dataset.chart || '?');
       reject(new Error('charts not drawn: ' + (late.join(', ') || document.readyState)));
       return;
     }
     setTimeout(poll, 25);
   })();
-})""" % int(WAIT_SECONDS * 1000 - 5000)
+})""".replace("LIMIT", str(int(WAIT_SECONDS * 1000 - 5000)))
 
 FIT = """new Promise(resolve => {
   if (window.SiteDeck && window.SiteDeck.fitForPrint) window.SiteDeck.fitForPrint();
@@ -87,7 +87,6 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = False  # every request's thread is joined by server_close(): none outlives the phase
     block_on_close = True
-
 
 
 @contextlib.contextmanager
@@ -179,7 +178,9 @@ class Browser:
             self.pid = os.posix_spawn(exe, argv, env, file_actions=actions)
         except OSError as e:
             self.close()
-            raise BuildError(f"{MISSING}, found it would not start ({(e.strerror or type(e).__name__).lower()})") from None
+            raise BuildError(
+                f"{MISSING}, found it would not start ({(e.strerror or type(e).__name__).lower()})"
+            ) from None
         finally:
             for fd in fds:
                 os.close(fd)
@@ -206,7 +207,9 @@ class Browser:
             left = deadline - time.monotonic()
             ready = select.select([self._r], [], [], max(left, 0))[0] if left > 0 else []
             if not ready:
-                raise BuildError(f"pdf: {what}: expected the browser to answer within {WAIT_SECONDS:g} s, found no answer")
+                raise BuildError(
+                    f"pdf: {what}: expected the browser to answer within {WAIT_SECONDS:g} s, found no answer"
+                )
             chunk = os.read(self._r, 1 << 20)
             if not chunk:
                 raise BuildError(f"pdf: {what}: expected the browser to print the decks, found it gone")
@@ -365,7 +368,7 @@ _DATE = re.compile(rb"/(?:CreationDate|ModDate)\s*\((?:\\.|[^\\)])*\)")
 _TRAILER = re.compile(rb"trailer\s*<<")
 
 
-def fixed(data: bytes, key: str) -> bytes:
+def fixed(data: bytes, key: str, base: str = "") -> bytes:
     """A PDF as Chromium wrote it, made a function of what was printed: the creation and modification dates
     blanked (replaced by as many spaces, so every byte offset in the cross-reference table still holds) and a
     document id, the first 16 bytes of ``key`` (a SHA-256 in hex), added to the trailer (which follows that table:
@@ -373,6 +376,9 @@ def fixed(data: bytes, key: str) -> bytes:
     if not data.startswith(b"%PDF-"):
         raise BuildError(f"pdf: {key[:12]}: expected the browser to write a PDF, found {data[:16]!r}")
     data = _DATE.sub(lambda m: b" " * len(m.group()), data)
+    if base:  # links to the loopback server that served the print: paths from the site root, padded to length
+        local = re.compile(rb"\(" + re.escape(base.encode()) + rb"((?:\\.|[^\\)])*)\)")
+        data = local.sub(lambda m: b"(/" + m.group(1) + b")" + b" " * (len(base) - 1), data)
     found = list(_TRAILER.finditer(data))
     if found and b"/ID" not in data[found[-1].start() :]:
         at = found[-1].end()
@@ -388,14 +394,15 @@ def main(site: Path) -> int:
         raise BuildError(f"{site}: site: expected a built site (run make site), found none")
     urls = sorted(p.parent.relative_to(site).as_posix() + "/" for p in site.glob("*/decks/*/index.html"))
     ver = version()
-    with browser() as b, serving(site) as base:
-        printed = print_pages(b, base, urls)
+    with browser() as b, serving(site) as served:
+        printed = print_pages(b, served, urls)
+        base = served
     for url, data in printed.items():
         page = (site / url / "index.html").read_bytes()
         key = hashlib.sha256(f"{ver}\n".encode() + page).hexdigest()
         out = site / (url.rstrip("/") + ".pdf")
         tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(fixed(data, key))
+        tmp.write_bytes(fixed(data, key, base))
         tmp.replace(out)  # a new file: never written through a link into the cache
         print(f"wrote {out}")
     return 0
