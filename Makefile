@@ -34,8 +34,8 @@ site: $(VENV)/.site-stamp
 results: $(VENV)/.site-stamp
 	$(PY) -m site_builder results
 
-# PDFs of every deck, one slide per page, printed by Chromium from the built site (not part of `make site`).
-pdf: site $(VENV)/.test-stamp chromium
+# PDFs of every deck, one slide per page, printed by Chromium from the built site over its DevTools pipe (no Playwright).
+pdf: site chromium
 	$(PY) -m site_builder pdf
 
 # Debian's Chromium drives the browser tests (Playwright cannot download browsers here).
