@@ -28,6 +28,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,8 +81,15 @@ FIT = """new Promise(resolve => {
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    seen: set[str] | None = None  # the paths asked for, when the caller keeps them
+
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if self.seen is not None:
+            self.seen.add(urllib.parse.unquote(urllib.parse.urlsplit(self.path).path))
+        return super().send_head()
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -90,10 +98,12 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serving(site: Path) -> Iterator[str]:
+def serving(site: Path, seen: set[str] | None = None) -> Iterator[str]:
     """``site`` served on 127.0.0.1 (a free port) while the block runs; every thread is gone when it ends (the
-    build forks processes afterwards, which is safe only from a single thread)."""
-    srv = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    build forks processes afterwards, which is safe only from a single thread). ``seen``, if given, receives the
+    path of every request."""
+    handler = type("_Seen", (_Quiet,), {"seen": seen}) if seen is not None else _Quiet
+    srv = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
     thread = threading.Thread(target=srv.serve_forever, name="pdf-server")
     thread.start()
     try:
@@ -104,7 +114,7 @@ def serving(site: Path) -> Iterator[str]:
         srv.server_close()
 
 
-def _stamps(exe: str) -> list[list[int]]:
+def stamps(exe: str) -> list[list[int]]:
     """Size, times and inode of the launcher and of the program it runs: what says the browser is the same one."""
     out = []
     for path in dict.fromkeys([exe, os.path.realpath(exe), "/usr/lib/chromium/chromium"]):
@@ -120,11 +130,11 @@ def version(exe: str = CHROMIUM, memo: Path | None = None) -> str:
     browser costs about 0.2 s, a build that prints nothing new should not pay it."""
     if not os.path.isfile(exe) or not os.access(exe, os.X_OK):
         raise BuildError(f"{MISSING}, found none")
-    stamps = _stamps(exe)
+    now = stamps(exe)
     if memo is not None:
         with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
             kept = json.loads(memo.read_text("utf-8"))
-            if kept.get("exe") == exe and kept.get("stamps") == stamps and isinstance(kept.get("version"), str):
+            if kept.get("exe") == exe and kept.get("stamps") == now and isinstance(kept.get("version"), str):
                 return kept["version"]
     try:
         done = subprocess.run([exe, "--version"], capture_output=True, timeout=WAIT_SECONDS, check=False)
@@ -137,7 +147,7 @@ def version(exe: str = CHROMIUM, memo: Path | None = None) -> str:
     if memo is not None:
         with contextlib.suppress(OSError):
             tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"exe": exe, "stamps": stamps, "version": line}), "utf-8")
+            tmp.write_text(json.dumps({"exe": exe, "stamps": now, "version": line}), "utf-8")
             tmp.replace(memo)
     return line
 
