@@ -8,7 +8,7 @@ print media is switched on and the slides are fitted for print, and ``Page.print
 print stylesheets (a 1280×720 CSS pixel page, 960×540 pt). :func:`fixed` then removes the time stamps Chromium
 writes and gives the file a document id made from its key, so that the bytes depend only on what was printed.
 
-``python -m site_builder pdf`` (:func:`main`) prints the decks of an already built site in place.
+``python -m site_builder pdf`` (:func:`main`) prints the decks of an already built site again, in place.
 """
 
 from __future__ import annotations
@@ -416,25 +416,3 @@ def main(site: Path) -> int:
         tmp.replace(out)  # a new file: never written through a link into the cache
         print(f"wrote {out}")
     return 0
-
-
-def print_decks(site: Path, _browser: object = None, base: str | None = None) -> list[Path]:
-    """Every deck of the built ``site`` printed beside its folder (``<series>/decks/NN-slug.pdf``), in Chromium over
-    the DevTools pipe, from ``base`` (a server of ``site``) or a loopback server of its own; the PDFs' paths.
-    (``_browser`` is ignored: kept for callers that pass a Playwright browser.)"""
-    urls = sorted(p.parent.relative_to(site).as_posix() + "/" for p in site.glob("*/decks/*/index.html"))
-    ver = version()
-    with contextlib.ExitStack() as stack:
-        b = stack.enter_context(browser())
-        served = base if base is not None else stack.enter_context(serving(site))
-        printed = print_pages(b, served, urls)
-    written = []
-    for url in urls:
-        page = (site / url / "index.html").read_bytes()
-        key = hashlib.sha256(f"{ver}\n".encode() + page).hexdigest()
-        out = site / (url.rstrip("/") + ".pdf")
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(fixed(printed[url], key, served))
-        tmp.replace(out)  # a new file: never written through a link
-        written.append(out)
-    return written
