@@ -113,12 +113,12 @@ def chromium_version(store: results_cache.ResultsCache) -> str:
     about 0.2 s); a one-line BuildError when there is no browser."""
     found = pdf.stamps(pdf.CHROMIUM)
     if not found:
-        return pdf.version()  # the one line saying there is no browser
+        return pdf.version(pdf.CHROMIUM)  # the one line saying there is no browser
     stamps = hashlib.sha256(json.dumps(found).encode()).hexdigest()
     kept = store.read("chromium-version", stamps)
     if kept is not None and kept.startswith("Chromium "):
         return kept
-    line = pdf.version()
+    line = pdf.version(pdf.CHROMIUM)
     store.write("chromium-version", stamps, line)
     return line
 
@@ -159,7 +159,7 @@ def run(
             todo.append(page)
     if todo:
         seen: set[str] = set()
-        with pdf.browser() as b, pdf.serving(site, seen) as base:
+        with pdf.browser(pdf.CHROMIUM) as b, pdf.serving(site, seen) as base:
             for page in todo:
                 t0 = time.perf_counter()
                 seen.clear()

@@ -26,7 +26,7 @@ NOT_TRACES = {(255, 255, 255), (0, 0, 0), (221, 221, 221), (68, 68, 68), (17, 17
 
 # In print media, as the print has it (pdf.py FIT and deck.js's beforeprint): for each slide, the plot areas of its
 # charts (relative to the slide) and the colours its traces are drawn in (read from the drawn SVG).
-MEASURE = """() => Array.from(document.querySelectorAll('section.slide')).map(s => {
+MEASURE = r"""() => Array.from(document.querySelectorAll('section.slide')).map(s => {
   const box = s.getBoundingClientRect();
   const plots = Array.from(s.querySelectorAll('figure.chart .js-plotly-plot')).map(gd => {
     const areas = Array.from(gd.querySelectorAll('.nsewdrag')).map(r => {
@@ -148,3 +148,18 @@ def test_a_missing_pdf_is_a_link_error(site_dir: Path, tmp_path: Path) -> None:
     victim.unlink()
     with pytest.raises(Exception, match=re.escape(victim.name)):
         check_links(copy, {})
+
+
+def test_the_trace_check_fails_on_charts_printed_blank(browser: Any, site_dir: Path, tmp_path: Path) -> None:
+    """The old print.css bug brought back in a copy of the site (every Plotly layer white, covering the traces): the
+    check above must fail on that print."""
+    copy = tmp_path / "site"
+    shutil.copytree(site_dir, copy)
+    css = copy / "assets" / "css" / "print.css"
+    css.write_text(css.read_text("utf-8") + "\nhtml:root .js-plotly-plot .main-svg { background: #fff !important; }\n")
+    url = next(u for u in _decks(copy) if u.startswith("cit/decks/04-"))
+    with pdf.browser() as b, pdf.serving(copy) as base:
+        data = pdf.print_pages(b, base, [url])[url]
+        slides, _ = _measure(browser, base, url)
+    with pytest.raises(AssertionError, match="no pixel of trace colour"):
+        _traces_drawn(url, data, slides)
