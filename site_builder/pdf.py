@@ -32,9 +32,9 @@ import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
+from site_builder.chromium import CHROMIUM, stamps
 from site_builder.errors import BuildError
 
-CHROMIUM = "/usr/bin/chromium"
 MISSING = f"pdf: {CHROMIUM}: expected Debian's chromium (`make chromium` installs it)"
 FLAGS = [
     "--headless",
@@ -112,16 +112,6 @@ def serving(site: Path, seen: set[str] | None = None) -> Iterator[str]:
         srv.shutdown()
         thread.join()
         srv.server_close()
-
-
-def stamps(exe: str) -> list[list[int]]:
-    """Size, times and inode of the launcher and of the program it runs: what says the browser is the same one."""
-    out = []
-    for path in dict.fromkeys([exe, os.path.realpath(exe), "/usr/lib/chromium/chromium"]):
-        with contextlib.suppress(OSError):
-            st = os.stat(path)
-            out.append([st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
-    return out
 
 
 def version(exe: str = CHROMIUM, memo: Path | None = None) -> str:

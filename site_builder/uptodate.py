@@ -144,9 +144,9 @@ def inputs_digests(opts: Options, paths: Paths, files: dict[str, str]) -> tuple[
         opts.print_decks,
     ]
     if opts.print_decks:
-        from site_builder.pdf import CHROMIUM, stamps
+        from site_builder import chromium
 
-        settings.append(stamps(CHROMIUM))
+        settings.append(chromium.stamps(chromium.CHROMIUM))
     every = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
     basis = every.copy()
     for label, digest in files.items():
