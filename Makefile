@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 PIP := $(PY) -m pip install --quiet --require-hashes --no-deps
 
-.PHONY: site results test lint unit browser serve bench bench-scale chromium clean lock pdf
+.PHONY: site results test lint unit browser serve bench bench-scale chromium poppler clean lock pdf
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -28,45 +28,55 @@ $(VENV)/.bench-stamp: requirements/bench.txt | $(PY)
 	$(PIP) -r requirements/bench.txt
 	touch $@
 
-site: $(VENV)/.site-stamp
+# The whole site, the decks' PDFs included (printed in Chromium, kept between builds in .cache/).
+site: $(VENV)/.site-stamp chromium
 	$(PY) -m site_builder build
 
 results: $(VENV)/.site-stamp
 	$(PY) -m site_builder results
 
-# PDFs of every deck, one slide per page, printed by Chromium from the built site over its DevTools pipe (no Playwright).
-pdf: site chromium
-	$(PY) -m site_builder pdf
+# The decks' PDFs are part of every build (site_builder/print_phase.py): `make pdf` is `make site`.
+pdf: site
 
-# Debian's Chromium drives the browser tests (Playwright cannot download browsers here).
+# Debian's Chromium prints the decks' PDFs in the build and drives the browser tests (Playwright cannot download
+# browsers here).
 chromium:
 	@test -x /usr/bin/chromium || { \
 	  echo "installing Debian's chromium"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null 2>&1; } \
+	  || { echo "make: /usr/bin/chromium: expected Debian's chromium, found apt-get could not install it" >&2; exit 1; }
+
+# Debian's poppler-utils (pdftoppm) renders the PDFs' pages for the tests that look for the charts' traces.
+poppler:
+	@test -x /usr/bin/pdftoppm || { \
+	  echo "installing Debian's poppler-utils"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq poppler-utils >/dev/null 2>&1; } \
+	  || { echo "make: /usr/bin/pdftoppm: expected Debian's poppler-utils, found apt-get could not install it" >&2; exit 1; }
 
 lint: $(VENV)/.test-stamp
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-test: $(VENV)/.test-stamp chromium lint
+test: $(VENV)/.test-stamp chromium poppler lint
 	$(PY) -m pytest -q
 
-unit: $(VENV)/.test-stamp
+unit: $(VENV)/.test-stamp chromium poppler
 	$(PY) -m pytest -q tests/unit tests/build
 
-browser: $(VENV)/.test-stamp chromium
+browser: $(VENV)/.test-stamp chromium poppler
 	$(PY) -m pytest -q tests/browser
 
 # Builds, serves site/ and rebuilds on every change to content/, templates/, data/ or the static files.
-serve: $(VENV)/.serve-stamp
+serve: $(VENV)/.serve-stamp chromium
 	$(PY) -m site_builder serve --port $(PORT)
 
-bench: $(VENV)/.site-stamp $(VENV)/.bench-stamp
+bench: $(VENV)/.site-stamp $(VENV)/.bench-stamp chromium
 	$(PY) scripts/bench_build.py
 
 # Synthetic sites of 18 to 2,000 pages from the real content, against MkDocs (and Debian's Hugo when installed).
-bench-scale: $(VENV)/.site-stamp $(VENV)/.bench-stamp
+bench-scale: $(VENV)/.site-stamp $(VENV)/.bench-stamp chromium
 	$(PY) scripts/bench_scale.py
 
 lock:

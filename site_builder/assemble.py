@@ -42,7 +42,7 @@ class DeckInfo:
 
     @property
     def pdf(self) -> str:
-        """Site path of the deck's PDF (written by `make pdf`)."""
+        """Site path of the deck's PDF (written by the build's print phase, site_builder/print_phase.py)."""
         return self.page.url.rstrip("/") + ".pdf"
 
 
@@ -161,10 +161,6 @@ class SeriesData:
             return f"{next(iter(self.glossary_pages.values()), '')}#{t.anchor}"
 
         return href
-
-    def pdfs(self) -> set[str]:
-        """Site paths of the decks' PDFs, which `make pdf` writes after the build."""
-        return {d.pdf for d in self.decks}
 
 
 def collect_series(

@@ -22,13 +22,14 @@ Log = Callable[[str], None]
 
 
 @contextlib.contextmanager
-def _built(opts: Options, log: Log) -> Iterator[Path]:
-    """A full build into a temporary folder, removed afterwards (with its up-to-date record)."""
+def _built(opts: Options, log: Log, print_decks: bool = True) -> Iterator[Path]:
+    """A full build into a temporary folder, removed afterwards (with its up-to-date record). ``print_decks`` False:
+    for a listing that reads the figures only, the decks' PDFs are not printed (see Options.print_decks)."""
     from site_builder import uptodate
     from site_builder.build import build
 
     with tempfile.TemporaryDirectory(prefix="site-builder-check-") as folder:
-        trial = dataclasses.replace(opts, out=Path(folder) / "site")
+        trial = dataclasses.replace(opts, out=Path(folder) / "site", print_decks=print_decks and opts.print_decks)
         try:
             build(trial, log=log, state=uptodate.check(trial))
             yield Path(folder) / "site"
@@ -60,7 +61,7 @@ def matcher(pattern: str | None) -> Callable[[str], bool]:
 
 def figures(opts: Options, pattern: str | None, log: Log = print) -> int:
     """Every figure whose key or text matches: key, text, source cell, the pages showing it. Returns the count."""
-    with _built(opts, lambda _line: None) as site:
+    with _built(opts, lambda _line: None, print_decks=False) as site:
         doc = json.loads((site / "figures.json").read_text("utf-8"))
     match = matcher(pattern)
     n = 0

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import basis, outdir, parity, processes, uptodate
+from site_builder import basis, outdir, parity, print_phase, processes, uptodate
 from site_builder import cache as results_cache
 from site_builder.assemble import collect_series
 from site_builder.collect import Parsed, check_refs, parse_page
@@ -70,6 +70,7 @@ class Summary:
     stages: list[tuple[str, float, str]] = field(default_factory=list)
     computed: list[str] = field(default_factory=list)  # models recomputed (cache misses)
     output: dict[str, Any] = field(default_factory=dict)  # what was written (uptodate.Record.output)
+    printed: list[str] = field(default_factory=list)  # the decks' PDFs printed in Chromium (not from the store)
 
 
 class Models:
@@ -656,6 +657,12 @@ def _build(
             (tmp / "figures.json").write_text(figures_json, "utf-8")
         reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
         stage("render", t0, f"{len(plan)} pages{reused}")
+        t0 = time.perf_counter()
+        decks = {d.page.url: d.pdf for d in series_data.decks}
+        store_pdfs = print_phase.store_folder(opts, log) if opts.print_decks else None
+        printed = print_phase.run(tmp, decks, store_pdfs, renderer.digests, opts.print_decks)
+        stage("print", t0, printed.note())
+        summary.printed = printed.printed
 
         # each page that the link check and the search index have not read yet is parsed once for both
         t0 = time.perf_counter()
@@ -672,7 +679,7 @@ def _build(
                 made_from,
                 pages=renderer.written,
                 cache=paths.cache,
-                pending=series_data.pdfs(),
+                unprinted=frozenset(printed.written) if printed.skipped else frozenset(),
                 digests=renderer.digests,
             )
 

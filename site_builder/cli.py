@@ -24,7 +24,11 @@ def parser() -> argparse.ArgumentParser:
     common(b)
     b.add_argument("--out", type=Path, help="output folder (default site/)")
     b.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
-    b.add_argument("--no-cache", action="store_true", help="recompute every model; read and write no cache")
+    b.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="recompute every model and page; only the decks' PDFs are still kept in --cache (by their pages' bytes)",
+    )
     b.add_argument(
         "--template-seconds",
         type=float,
@@ -42,7 +46,9 @@ def parser() -> argparse.ArgumentParser:
     common(r)
     pn = sub.add_parser("pin", help="rewrite data/sources.yaml with the SHA-256 of every input read")
     common(pn)
-    pd = sub.add_parser("pdf", help="print every deck of the built site to PDF (`make pdf`, after `make site`)")
+    pd = sub.add_parser(
+        "pdf", help="print every deck of a built site to PDF again, in place (the build prints them itself)"
+    )
     pd.add_argument("--project", type=Path, default=PROJECT, help="project folder")
     pd.add_argument("--out", type=Path, help="the built site (default site/)")
     c = sub.add_parser("check", help="make every check a build makes, into a temporary folder; publish nothing")

@@ -66,6 +66,9 @@ class Options:
     use_cache: bool = True
     template_seconds: float = 10.0  # wall-clock limit for rendering one page's template
     site_url: str | None = None  # the published site's address, for sitemap.xml (None: paths from the site root)
+    # False only for builds that are not about the decks' PDFs (tests, `figures`, `explain`): none is printed, and
+    # the link check reports the links to them as not checked. The command-line build always prints.
+    print_decks: bool = True
 
     def paths(self) -> Paths:
         project = self.project.resolve()

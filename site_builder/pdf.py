@@ -8,7 +8,7 @@ print media is switched on and the slides are fitted for print, and ``Page.print
 print stylesheets (a 1280×720 CSS pixel page, 960×540 pt). :func:`fixed` then removes the time stamps Chromium
 writes and gives the file a document id made from its key, so that the bytes depend only on what was printed.
 
-``python -m site_builder pdf`` (:func:`main`) prints the decks of an already built site in place.
+``python -m site_builder pdf`` (:func:`main`) prints the decks of an already built site again, in place.
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
+from site_builder.chromium import CHROMIUM, stamps
 from site_builder.errors import BuildError
 
-CHROMIUM = "/usr/bin/chromium"
 MISSING = f"pdf: {CHROMIUM}: expected Debian's chromium (`make chromium` installs it)"
 FLAGS = [
     "--headless",
@@ -80,8 +81,15 @@ FIT = """new Promise(resolve => {
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    seen: set[str] | None = None  # the paths asked for, when the caller keeps them
+
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if self.seen is not None:
+            self.seen.add(urllib.parse.unquote(urllib.parse.urlsplit(self.path).path))
+        return super().send_head()
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -90,10 +98,12 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serving(site: Path) -> Iterator[str]:
+def serving(site: Path, seen: set[str] | None = None) -> Iterator[str]:
     """``site`` served on 127.0.0.1 (a free port) while the block runs; every thread is gone when it ends (the
-    build forks processes afterwards, which is safe only from a single thread)."""
-    srv = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    build forks processes afterwards, which is safe only from a single thread). ``seen``, if given, receives the
+    path of every request."""
+    handler = type("_Seen", (_Quiet,), {"seen": seen}) if seen is not None else _Quiet
+    srv = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
     thread = threading.Thread(target=srv.serve_forever, name="pdf-server")
     thread.start()
     try:
@@ -104,27 +114,17 @@ def serving(site: Path) -> Iterator[str]:
         srv.server_close()
 
 
-def _stamps(exe: str) -> list[list[int]]:
-    """Size, times and inode of the launcher and of the program it runs: what says the browser is the same one."""
-    out = []
-    for path in dict.fromkeys([exe, os.path.realpath(exe), "/usr/lib/chromium/chromium"]):
-        with contextlib.suppress(OSError):
-            st = os.stat(path)
-            out.append([st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
-    return out
-
-
 def version(exe: str = CHROMIUM, memo: Path | None = None) -> str:
     """``chromium --version`` (``Chromium 156.0.8078.114 built on Debian…``), or a one-line BuildError when there is
     no such browser. Kept in ``memo`` (a JSON file) under the program files' sizes, times and inodes: asking the
     browser costs about 0.2 s, a build that prints nothing new should not pay it."""
     if not os.path.isfile(exe) or not os.access(exe, os.X_OK):
         raise BuildError(f"{MISSING}, found none")
-    stamps = _stamps(exe)
+    now = stamps(exe)
     if memo is not None:
         with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
             kept = json.loads(memo.read_text("utf-8"))
-            if kept.get("exe") == exe and kept.get("stamps") == stamps and isinstance(kept.get("version"), str):
+            if kept.get("exe") == exe and kept.get("stamps") == now and isinstance(kept.get("version"), str):
                 return kept["version"]
     try:
         done = subprocess.run([exe, "--version"], capture_output=True, timeout=WAIT_SECONDS, check=False)
@@ -137,7 +137,7 @@ def version(exe: str = CHROMIUM, memo: Path | None = None) -> str:
     if memo is not None:
         with contextlib.suppress(OSError):
             tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"exe": exe, "stamps": stamps, "version": line}), "utf-8")
+            tmp.write_text(json.dumps({"exe": exe, "stamps": now, "version": line}), "utf-8")
             tmp.replace(memo)
     return line
 
@@ -406,25 +406,3 @@ def main(site: Path) -> int:
         tmp.replace(out)  # a new file: never written through a link into the cache
         print(f"wrote {out}")
     return 0
-
-
-def print_decks(site: Path, _browser: object = None, base: str | None = None) -> list[Path]:
-    """Every deck of the built ``site`` printed beside its folder (``<series>/decks/NN-slug.pdf``), in Chromium over
-    the DevTools pipe, from ``base`` (a server of ``site``) or a loopback server of its own; the PDFs' paths.
-    (``_browser`` is ignored: kept for callers that pass a Playwright browser.)"""
-    urls = sorted(p.parent.relative_to(site).as_posix() + "/" for p in site.glob("*/decks/*/index.html"))
-    ver = version()
-    with contextlib.ExitStack() as stack:
-        b = stack.enter_context(browser())
-        served = base if base is not None else stack.enter_context(serving(site))
-        printed = print_pages(b, served, urls)
-    written = []
-    for url in urls:
-        page = (site / url / "index.html").read_bytes()
-        key = hashlib.sha256(f"{ver}\n".encode() + page).hexdigest()
-        out = site / (url.rstrip("/") + ".pdf")
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(fixed(printed[url], key, served))
-        tmp.replace(out)  # a new file: never written through a link
-        written.append(out)
-    return written

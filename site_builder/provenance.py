@@ -161,7 +161,7 @@ def explain(opts: Options, key: str, log: Log = print) -> None:
     from site_builder.sources.pins import load_pins
     from site_builder.suggest import did_you_mean
 
-    with _built(opts, lambda _line: None) as site:
+    with _built(opts, lambda _line: None, print_decks=False) as site:
         figures = by_key(json.loads((site / "figures.json").read_text("utf-8")), "figures.json")
     fig = figures.get(key)
     if fig is None:

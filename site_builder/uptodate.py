@@ -8,9 +8,9 @@ every entry). A build whose inputs hash the same and whose output folder still l
 once: no module beyond the standard library is imported and nothing is written.
 
 Inputs are compared by content, not by time stamps (a checkout or a copy changes those, not the bytes);
-the output by listing, so a page edited, added or removed by hand is rebuilt (the decks' PDFs, which
-``make pdf`` adds to a built site, are not counted: ``make site`` after ``make pdf`` keeps them). ``--no-cache`` never takes
-this path. A file whose size, time stamps and inode are those recorded keeps its recorded digest unread (see
+the output by listing, so a page or PDF edited, added or removed by hand is rebuilt. The options include whether the
+decks are printed, and the browser that prints them is named by its program files' sizes, times and inodes (an
+upgraded Chromium is a change). ``--no-cache`` never takes this path. A file whose size, time stamps and inode are those recorded keeps its recorded digest unread (see
 :func:`input_files`), so the check reads only what changed (about 10 MB of inputs when all did).
 
 When something changed, the check still tells the build what it can keep: the digest of every input but the
@@ -34,7 +34,7 @@ from typing import Any
 
 from site_builder.paths import Options, Paths
 
-VERSION = 1
+VERSION = 2  # 2: the decks' PDFs are part of the output
 PROJECT_INPUTS = ("content", "templates", "data")
 PACKAGE = Path(__file__).resolve().parent  # the code that runs (and its static files), wherever the project is
 SKIP_DIRS = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
@@ -141,7 +141,12 @@ def inputs_digests(opts: Options, paths: Paths, files: dict[str, str]) -> tuple[
         opts.template_seconds,
         opts.site_url,
         _distributions(),
+        opts.print_decks,
     ]
+    if opts.print_decks:
+        from site_builder import chromium
+
+        settings.append(chromium.stamps(chromium.CHROMIUM))
     every = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
     basis = every.copy()
     for label, digest in files.items():
@@ -162,8 +167,6 @@ def tree_digest(out: Path) -> str | None:
     while stack:
         folder, prefix = stack.pop()
         for e in sorted(os.scandir(folder), key=lambda e: e.name):
-            if e.name.endswith(".pdf") and e.is_file(follow_symlinks=False):
-                continue  # the decks' PDFs, which `make pdf` adds after the build: not a change to the site
             st = e.stat(follow_symlinks=False)
             if e.is_dir(follow_symlinks=False):  # a folder by name: what it holds is listed in turn
                 h.update(f"{prefix}{e.name}/\0{st.st_mode}\n".encode())

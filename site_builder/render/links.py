@@ -248,7 +248,7 @@ def check_links(
     made_from: dict[str, str],
     pages: dict[str, str] | None = None,
     cache: Path | None = None,
-    pending: set[str] | frozenset[str] = frozenset(),
+    unprinted: frozenset[str] = frozenset(),
     digests: dict[str, str] | None = None,
 ) -> int:
     """Check every page and CSS file of the site in ``out``; returns the number of internal links checked.
@@ -256,11 +256,12 @@ def check_links(
     ``made_from`` maps a page URL to the file it came from (for messages); ``pages`` maps a page URL to the
     HTML written there (read from disk when absent); ``digests`` maps a page URL to the SHA-256 of its file,
     when known (a page whose checks are all in the cache is then not read); ``cache`` is the results cache
-    folder (None: parse all).
+    folder (None: parse all); ``unprinted`` the decks' PDFs a build not about them left unprinted by request
+    (``Options.print_decks=False``): links to them are let through. Every other link must name a written file.
     """
     root = Path(out)
     files, dirs = _listing(root)
-    files |= set(pending)  # files written after the build (the decks' PDFs, by `make pdf`)
+    files |= unprinted
     pages = dict(pages or {})
     store = ResultsCache(cache) if cache is not None else None
 

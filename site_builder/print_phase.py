@@ -1,0 +1,193 @@
+"""The build's print phase: each deck's PDF (``<series>/decks/NN-slug.pdf``) written into the temporary output folder,
+printed in Chromium (site_builder/pdf.py) from the built deck page, or taken from the PDF store when it was printed
+before from the same inputs.
+
+A deck's PDF is kept under a key over what its print reads: the deck page's HTML bytes, the bytes of every file the
+page loads (its stylesheets, the print styles among them, its scripts, the chart code its ``chart-scripts`` block
+lists, its icon and the files its stylesheets name with ``url()``), the Chromium version and the printing code (this
+module and site_builder/pdf.py, by :func:`site_builder.cache.key_of`). So a build in which no deck changed prints
+nothing, and ``--no-cache`` (which recomputes models and pages) prints only the decks whose key changed: the store is
+the ``--cache`` folder in either case (site_builder/cachedir.py decides whether it may be used). Entries are the results
+store's (site_builder/cache.py): ``pdf-<deck>.<key>``, whose first line holds the SHA-256 of the PDF, checked on every
+read, so an entry changed on disk is printed again, never copied.
+
+The key is checked against the print itself: every file the browser asked the print server for must be one the key
+covers, else the build stops (a key that missed an input would keep a stale PDF).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import posixpath
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder import cache as results_cache
+from site_builder import pdf
+from site_builder.errors import BuildError
+from site_builder.paths import Options
+
+ENTRY = "pdf"
+_RESOURCE = re.compile(r"<(?:script|link|img|source|video|audio)\b[^>]*?\s(?:src|href)=\"([^\"]+)\"", re.I)
+_CHART_SCRIPTS = re.compile(r"<script\b[^>]*\bid=\"chart-scripts\"[^>]*>(.*?)</script>", re.S)
+_CSS_URL = re.compile(r"""url\(\s*["']?([^"')\s]+)["']?\s*\)|@import\s+["']([^"']+)["']""", re.I)
+
+
+@dataclass
+class Printed:
+    """What the phase wrote: every deck's PDF (site paths), and those printed now (the rest came from the store)."""
+
+    written: list[str] = field(default_factory=list)
+    printed: list[str] = field(default_factory=list)
+    skipped: bool = False  # Options.print_decks was False: no PDF was written, by request
+
+    def note(self) -> str:
+        if self.skipped:
+            return (
+                f"{len(self.written)} deck PDFs not printed, by request (Options.print_decks=False): "
+                "links to them are not checked"
+            )
+        kept = len(self.written) - len(self.printed)
+        return f"{len(self.written)} deck PDFs ({len(self.printed)} printed in Chromium, {kept} from the PDF store)"
+
+
+def store_folder(opts: Options, warn: Callable[[str], None]) -> Path | None:
+    """The folder the PDFs are kept in: the ``--cache`` folder, under ``--no-cache`` too (held to the same rules);
+    None when it cannot be written (every deck is then printed)."""
+    paths = opts.paths()
+    if paths.cache is not None:
+        return paths.cache
+    from site_builder.cachedir import usable
+
+    with_cache = usable(dataclasses.replace(opts, use_cache=True), warn)
+    return with_cache.paths().cache if with_cache.use_cache else None
+
+
+def _local(folder: str, url: str) -> str | None:
+    """The site path a page in ``folder`` names by ``url``, or None when it leaves the site or is not a file path."""
+    url = url.strip().split("#", 1)[0].split("?", 1)[0]
+    if not url or ":" in url or url.startswith("//"):
+        return None
+    joined = url[1:] if url.startswith("/") else folder + url
+    norm = posixpath.normpath(joined)
+    return None if norm.startswith("..") or norm in (".", "") else norm
+
+
+def reads(site: Path, page: str) -> list[str]:
+    """The files of ``site`` the deck page ``page`` (a site path ending in ``/``) loads, sorted: what its print reads
+    besides the page itself."""
+    folder = page
+    html = (site / page / "index.html").read_text("utf-8")
+    found = {_local(folder, u) for u in _RESOURCE.findall(html)}
+    for block in _CHART_SCRIPTS.findall(html):
+        listed = json.loads(block)
+        found |= {_local(folder, u) for group in listed.values() for u in group}
+    todo = [p for p in found if p is not None and p.endswith(".css")]
+    while todo:  # what the stylesheets name, in turn
+        css = todo.pop()
+        at = css.rsplit("/", 1)[0] + "/"
+        path = site / css
+        if not path.is_file():
+            continue
+        for a, b in _CSS_URL.findall(path.read_text("utf-8")):
+            rel = _local(at, a or b)
+            if rel is not None and rel not in found:
+                found.add(rel)
+                if rel.endswith(".css"):
+                    todo.append(rel)
+    return sorted(p for p in found if p is not None and (site / p).is_file())
+
+
+def _digest(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def chromium_version(store: results_cache.ResultsCache) -> str:
+    """``chromium --version``, kept in the store under the program files' sizes, times and inodes (asking costs
+    about 0.2 s); a one-line BuildError when there is no browser."""
+    found = pdf.stamps(pdf.CHROMIUM)
+    if not found:
+        return pdf.version(pdf.CHROMIUM)  # the one line saying there is no browser
+    stamps = hashlib.sha256(json.dumps(found).encode()).hexdigest()
+    kept = store.read("chromium-version", stamps)
+    if kept is not None and kept.startswith("Chromium "):
+        return kept
+    line = pdf.version(pdf.CHROMIUM)
+    store.write("chromium-version", stamps, line)
+    return line
+
+
+def deck_key(site: Path, page: str, version: str, page_digest: str | None = None) -> tuple[str, list[str]]:
+    """A deck's PDF key (see the module's docstring) and the files besides the page that it covers."""
+    files = reads(site, page)
+    own = page_digest or _digest(site / page / "index.html")
+    extra = [f"{page}index.html {own}", *(f"{rel} {_digest(site / rel)}" for rel in files)]
+    return results_cache.key_of(("site_builder.print_phase",), [version], extra), files
+
+
+def run(
+    site: Path,
+    decks: dict[str, str],
+    folder: Path | None,
+    digests: dict[str, str] | None = None,
+    enabled: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> Printed:
+    """Write each deck's PDF into ``site`` (the build's temporary output folder, every page and asset written):
+    ``decks`` maps a deck page's site path to its PDF's; ``folder`` is the PDF store (None: print every deck);
+    ``digests`` the SHA-256 of pages already known (page site path -> digest). ``enabled`` False writes nothing (a
+    test build that is not about PDFs: the link check is then told which PDFs are missing by request)."""
+    done = Printed(written=sorted(decks.values()))
+    if not enabled:
+        done.skipped = True
+        return done
+    store = results_cache.ResultsCache(folder)
+    version = chromium_version(store)
+    keys = {page: deck_key(site, page, version, (digests or {}).get(page)) for page in sorted(decks)}
+    todo: list[str] = []
+    for page, (key, _files) in keys.items():
+        body = store.read_bytes(results_cache.entry_name(ENTRY, page), key)
+        if body is not None and body.startswith(b"%PDF-"):
+            _write(site / decks[page], body)
+        else:
+            todo.append(page)
+    if todo:
+        seen: set[str] = set()
+        with pdf.browser(pdf.CHROMIUM) as b, pdf.serving(site, seen) as base:
+            for page in todo:
+                t0 = time.perf_counter()
+                seen.clear()
+                raw = pdf.print_pages(b, base, [page])[page]
+                key, files = keys[page]
+                allowed = {f"/{page}", f"/{page}index.html", *(f"/{rel}" for rel in files)}
+                stray = sorted(seen - allowed)
+                if stray:
+                    raise BuildError(
+                        f"pdf: {page}: expected the print to read only files its cache key covers, found "
+                        f"{stray[0]} read too (site_builder/print_phase.py reads())"
+                    )
+                data = pdf.fixed(raw, key, base)
+                store.write_bytes(results_cache.entry_name(ENTRY, page), key, data)
+                _write(site / decks[page], data)
+                done.printed.append(decks[page])
+                if log is not None:
+                    log(f"printed  {time.perf_counter() - t0:6.2f} s  {decks[page]}")
+    return done
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as e:
+        reason = (e.strerror or type(e).__name__).lower()
+        raise BuildError(f"{path.name}: write: expected room to write the deck's PDF, found {reason}") from None
+
+
+__all__ = ["Printed", "chromium_version", "deck_key", "reads", "run", "store_folder"]
