@@ -1,6 +1,7 @@
 """What a slide may hold, measured on every slide of every deck: the slide keeps the point, the article's
 Article: block the detail. Counted on the slide as presented (not its Article: block, speaker notes or an
-explorer's own controls and tables): words of body prose, rows of its largest table, and figures shown."""
+explorer's own controls and tables): words of body prose (a deck's list of topics, links to its slides,
+is not prose), rows of its largest table, and figures shown."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ FIGURES = 25  # registered figures shown on one slide
 
 COUNT_JS = """() => Array.from(document.querySelectorAll("section.slide")).map(s => {
   const body = s.querySelector(".slide-body");
-  const shown = el => !el.closest(".slide-article, .slide-notes, figure.chart");
+  const shown = el => !el.closest(".slide-article, .slide-notes, figure.chart, ol.topics");
   let words = 0;
   body.querySelectorAll("p, li, dd, dt, blockquote").forEach(el => {
     if (!shown(el) || el.closest("table") || el.querySelector("p, li")) return;

@@ -231,6 +231,14 @@
       deck.getRevealElement().focus();
       return;
     }
+    // reveal's help overlay takes the focus (its close button): Escape there closes the overlay
+    if (e.key === "Escape" && deck && deck.isOverlayOpen && deck.isOverlayOpen()) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      deck.closeOverlay();
+      deck.getRevealElement().focus();
+      return;
+    }
     if (e.key === "Escape" && deck && inControl(e.target) && overlay.contains(e.target) && !e.target.closest(".deck-present-tools")) {
       e.preventDefault();
       e.stopPropagation();
