@@ -107,3 +107,23 @@ def test_controls_are_24_px_targets_and_boxes_keep_their_labels(browser, server,
         context.close()
     assert not small, "controls under 24 px:\n" + "\n".join(small[:40])
     assert not apart, "a box on one line, its label on the next:\n" + "\n".join(apart[:40])
+
+
+def test_deck_tables_keep_their_words_whole_on_a_390_px_phone(browser, server, pages):
+    """Every table of every deck, on the slide cards and in their Article: blocks, at a phone's 390 px."""
+    decks = [p for p in pages if "/decks/" in p and p.count("/") == 3]
+    assert decks
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    split, seen = [], 0
+    try:
+        for path in decks:
+            page.goto(server + path)
+            page.wait_for_load_state("load")
+            seen += page.evaluate("document.querySelectorAll('section.slide table').length")
+            split += [f"/{path} {s}" for s in page.evaluate(SPLIT_JS)]
+            assert page.evaluate(WIDE_JS) <= 0, f"/{path} is wider than the screen at 390 px"
+    finally:
+        context.close()
+    assert seen > 20
+    assert not split, f"{len(split)} words split over two lines:\n" + "\n".join(split[:40])

@@ -23,8 +23,11 @@ MEASURE = """() => {
     if (el.closest(".slide-notes, .slide-article, .slide-number, [hidden], .js-plotly-plot")) continue;
     const st = getComputedStyle(el);
     if (st.display === "none" || st.visibility === "hidden") continue;
-    const range = document.createRange(); range.selectNodeContents(n);
-    for (const r of range.getClientRects()) {
+    // text in a panel that scrolls inside the slide (an opened data table) is measured by its panel
+    const panel = el.closest(".chart-data");
+    const rects = panel && /auto|scroll/.test(getComputedStyle(panel).overflowY) ? [panel.getBoundingClientRect()]
+      : (() => { const range = document.createRange(); range.selectNodeContents(n); return Array.from(range.getClientRects()); })();
+    for (const r of rects) {
       if (r.width === 0) continue;
       const o = Math.max(r.bottom - box.bottom, r.right - box.right, box.left - r.left, box.top - r.top) / scale;
       if (o > 1) over = Math.max(over, Math.round(o));
@@ -78,6 +81,59 @@ def test_every_slide_opened_by_its_link_is_whole_and_legible(browser, server, de
     assert bad == [], f"{len(bad)} of {seen} slides:\n" + "\n".join(bad)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_slide_reached_by_stepping_is_whole_and_legible(browser, server, decks, scheme):
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
+    bad, seen = [], 0
+    for deck in decks:
+        page.goto(server + deck)
+        ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
+        open_slide(page, server + deck + "?present")
+        for i, sid in enumerate(ids):
+            if i:
+                page.keyboard.press("ArrowRight")
+            page.wait_for_function(f"() => window.SiteDeck.current() === {sid!r}")
+            page.wait_for_function(READY)
+            r = page.evaluate(MEASURE)
+            seen += 1
+            if r["over"] or r["small"]:
+                bad.append(f"/{deck}#{sid}: {r['over']} px outside, small text {r['small']}")
+    page.close()
+    assert seen > 50
+    assert bad == [], f"{len(bad)} of {seen} slides:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_chart_data_table_opened_on_a_slide_scrolls_inside_the_slide(browser, server, decks, scheme):
+    """The slide's content changes: the data table opens in a panel over the plot that scrolls, inside the slide."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
+    bad, seen = [], 0
+    for deck in decks:
+        page.goto(server + deck)
+        ids = page.eval_on_selector_all("section.slide:has(figure.chart)", "els => els.map(e => e.id)")
+        for sid in ids:
+            open_slide(page, server + deck + f"?present#{sid}")
+            toggle = page.locator(".reveal section.present .chart-data-toggle:not(.chart-csv)").first
+            toggle.click()
+            page.wait_for_selector(".reveal section.present .chart-data:not([hidden]) table")
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            r = page.evaluate(MEASURE)
+            panel = page.evaluate(
+                """() => { const p = document.querySelector('.reveal section.present .chart-data:not([hidden])');
+                  const s = p.closest('section').getBoundingClientRect(), b = p.getBoundingClientRect();
+                  return { inside: b.top >= s.top && b.bottom <= s.bottom + 1 && b.left >= s.left && b.right <= s.right + 1,
+                           scrolls: p.scrollHeight <= p.clientHeight + 1 || /auto|scroll/.test(getComputedStyle(p).overflowY) }; }"""
+            )
+            seen += 1
+            if r["over"] or r["small"] or not panel["inside"] or not panel["scrolls"]:
+                bad.append(f"/{deck}#{sid}: {r}, panel {panel}")
+            toggle.click()
+            assert current(page) == sid
+    page.close()
+    assert seen >= 7
+    assert bad == [], "\n".join(bad)
+
+
 def test_urls_reload_and_back_forward_step_through_the_slides(browser, server, decks):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     deck = decks[0]
@@ -115,15 +171,15 @@ def test_overview_help_slide_number_full_screen_key_and_way_out(browser, server,
     page.keyboard.press("Escape")
     assert page.locator(".reveal.overview").count() == 0 and current(page) is not None
     page.keyboard.press("Shift+Slash")
-    assert page.locator(".reveal .overlay-help").count() == 1
+    assert page.locator(".reveal .r-overlay-help").count() == 1
     page.keyboard.press("Escape")
-    assert page.locator(".reveal .overlay-help").count() == 0 and current(page) is not None
+    assert page.locator(".reveal .r-overlay-help").count() == 0 and current(page) is not None
     number = page.locator(".reveal .slide-number")
     assert number.is_visible() and re.fullmatch(r"\s*1\s*/\s*\d+\s*", number.inner_text())
     assert float(number.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 14
     # reveal's key list names full screen and the speaker view
     page.keyboard.press("Shift+Slash")
-    help_text = page.locator(".reveal .overlay-help").inner_text()
+    help_text = page.locator(".reveal .r-overlay-help").inner_text()
     assert "Speaker view" in help_text and re.search(r"full ?screen", help_text, re.I)
     page.keyboard.press("Escape")
     # a visible way out, for touch screens

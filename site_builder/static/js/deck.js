@@ -62,7 +62,7 @@
   function onEscape() {
     if (!deck) return;
     if (cardOpen()) { closeCards(); return; }
-    if (deck.isOverlayOpen && deck.isOverlayOpen()) { deck.closeOverlay(); return; }
+    if (deck.isOverlayOpen && deck.isOverlayOpen()) { deck.toggleHelp(false); return; } // reveal 5: closeOverlay is internal
     if (deck.isOverview()) { deck.toggleOverview(false); return; }
     leave();
   }
@@ -228,6 +228,14 @@
       e.preventDefault();
       e.stopImmediatePropagation();
       closeCards();
+      deck.getRevealElement().focus();
+      return;
+    }
+    // reveal's help overlay takes the focus (its close button): Escape there closes the overlay
+    if (e.key === "Escape" && deck && deck.isOverlayOpen && deck.isOverlayOpen()) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      deck.toggleHelp(false); // reveal 5's public API closes its overlay this way (closeOverlay is internal)
       deck.getRevealElement().focus();
       return;
     }
