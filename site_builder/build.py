@@ -618,17 +618,18 @@ def _build(
                     for k, v in state.files.items()
                     if not (k.startswith("content/") and k.endswith(".md")) and not k.startswith("site_builder/static/")
                 ]
+                # every object the renderer was given, whole (render/keys.py): no list of what a page may read
                 site_state = keys.site_state(
-                    code=hashlib.sha256(json.dumps([code, opts.site_url]).encode()).hexdigest(),
-                    site_title=SITE_TITLE,
-                    nav=nav,
-                    titles=renderer.titles,
-                    series_titles=renderer.series_titles,
-                    pins=renderer.pins,
-                    files=files,
-                    registry=registry,
-                    figures=figures_digest,
-                    series=series_data,
+                    hashlib.sha256(json.dumps([code, opts.site_url]).encode()).hexdigest(),
+                    registry,
+                    figures_digest,
+                    SITE_TITLE,
+                    nav,
+                    renderer.titles,
+                    renderer.series_titles,
+                    renderer.pins,
+                    files,
+                    series_data,
                 )
                 page_keys = {p.url: keys.page_key(site_state, p, models.payload_digests) for p in plan}
             theirs = _shared_out(plan, renderer, page_keys)

@@ -1,36 +1,83 @@
 """What each page's HTML depends on, as one SHA-256 per page: the keys of the render cache.
 
-A page is rendered from (1) the code and templates, (2) the site-wide state the collect phase gathered
-(navigation, page titles, results files, every figure with its source and the pages that use it, the
-glossary with its generated back-links, the decks as the hubs list them) and (3) its own part: its
-content file, its kind-specific data, its results document or its charts' payloads (by digest). The key of a page is
-a digest of all three, so an edit to one page's prose changes only that page's key, while an edit that
-other pages can see (a title, a figure used, a term declared, a slide added) changes (2) and with it
-every key. A cache hit writes the stored HTML (and CSV tables) byte for byte as rendering would.
+A page is rendered from (1) the code and templates, (2) the site-wide objects the renderer is given
+(navigation, page titles, results files, every figure and the pages that use it, the glossary with its
+generated back-links, the decks as the hubs list them) and (3) its own planned page (its content file,
+kind-specific data, results document) and its charts' payloads (by digest).
+
+No list of fields is kept here: each object is taken as it is, every attribute it holds (see
+:func:`fingerprint`), so a field added to a glossary entry or a deck is in every key the moment it exists.
+An edit to one page's prose changes only that page's key; an edit that other pages can see (a title, a figure
+used, a term, a slide) changes (2) and with it every key. A cache hit writes the stored HTML (and CSV tables)
+byte for byte as rendering would.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Mapping
+from functools import cached_property
+from pathlib import PurePath
 from typing import Any
 
-from site_builder.assemble import SeriesData
-from site_builder.figures import Registry, ResultsFile
+from site_builder.figures import Registry
 from site_builder.plan import PlannedPage
 
 
-def _digest(parts: Iterable[Any]) -> str:
+def fingerprint(value: Any, _open: frozenset[int] = frozenset()) -> Any:
+    """``value`` as JSON data holding everything in it: every public attribute of an object (dataclass or not,
+    whatever fields it has), every item of a mapping or sequence. Functions and fields typed as functions are
+    left out (the code is in the key as source) and so are private attributes (``_tokens``: parsed again from the text that is in). An object
+    met again inside itself is written as a reference to its type. Cached properties are computed first."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, PurePath):
+        return value.as_posix()
+    if id(value) in _open:
+        return ["<cycle>", type(value).__qualname__]
+    inner = _open | {id(value)}
+    if isinstance(value, Mapping):
+        return [[fingerprint(k, inner), fingerprint(v, inner)] for k, v in value.items()]
+    if isinstance(value, list | tuple):
+        return [fingerprint(v, inner) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((fingerprint(v, inner) for v in value), key=json.dumps)
+    if isinstance(value, Callable):  # type: ignore[arg-type]
+        return "<code>"
+    attrs = getattr(value, "__dict__", None)
+    if attrs is None:
+        raise TypeError(f"render key: cannot take a {type(value).__qualname__} as it is")
+    # a cached property is taken computed, whether or not it was read before: the same object, the same key
+    lazy = [k for k, v in vars(type(value)).items() if isinstance(v, cached_property) and k not in attrs]
+    for name in lazy:
+        getattr(value, name)
+    hooks = _hooks(type(value))
+    public = {
+        k: fingerprint(v, inner)
+        for k, v in attrs.items()
+        if not k.startswith("_") and k not in hooks and not callable(v)
+    }
+    return [type(value).__qualname__, public]
+
+
+def _hooks(cls: type) -> set[str]:
+    """A dataclass's fields typed as functions (how to read something: what they read is in the key)."""
+    if not dataclasses.is_dataclass(cls):
+        return set()
+    return {f.name for f in dataclasses.fields(cls) if "Callable" in str(f.type)}
+
+
+def digest(*parts: Any) -> str:
+    """A SHA-256 over the fingerprints of ``parts``."""
     h = hashlib.sha256()
     for part in parts:
-        h.update(json.dumps(part, sort_keys=True, ensure_ascii=False, default=repr).encode())
+        h.update(json.dumps(fingerprint(part), ensure_ascii=False, separators=(",", ":")).encode())
         h.update(b"\n")
     return h.hexdigest()
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def figures_digest(registry: Registry) -> str:
@@ -44,44 +91,13 @@ def figures_digest(registry: Registry) -> str:
     return h.hexdigest()
 
 
-def site_state(
-    *,
-    code: str,
-    site_title: str,
-    nav: list[dict[str, Any]],
-    titles: dict[str, str],
-    series_titles: dict[str, str],
-    pins: dict[str, str],
-    files: dict[str, ResultsFile],
-    registry: Registry,
-    figures: str,
-    series: SeriesData,
-) -> str:
-    """(1) and (2) above: everything a page may read that is not its own. ``figures`` is
-    :func:`figures_digest` of ``registry``, whose ``used_on`` is read here."""
-    used = sorted((key, sorted(pages)) for key, pages in registry.used_on.items())
-    terms = [
-        [t.key, t.label, t.title, t.short, t.groups, t.body, t.explained_in, t.sections] for t in series.terms.values()
-    ]
-    decks = []
-    for d in series.decks:
-        decks.append([d.page.url, d.page.title, d.page.series, d.label, d.summary, d.pdf])
-        decks.append([[s.id, s.title, s.terms, repr(s.sources)] for s in d.slides])
-        decks.append({str(i): repr(v) for i, v in d.sources.items()})
-    results = [[rf.label, rf.page, rf.title, rf.series, _sha(rf.text)] for rf in files.values()]
-    return _digest([code, site_title, nav, titles, series_titles, pins, results, figures, used, terms, decks])
+def site_state(code: str, registry: Registry, figures: str, *given: Any) -> str:
+    """(1) and (2) above: ``code`` (a digest of the code and templates), the registry (``figures`` is
+    :func:`figures_digest` of it; its ``used_on`` is taken as it is) and every other object the renderer is
+    ``given``, whole."""
+    return digest(code, figures, registry.used_on, *given)
 
 
 def page_key(state: str, p: PlannedPage, payloads: dict[str, str]) -> str:
     """(3) above, joined to the site state: the key of one page."""
-    own: list[Any] = [p.url, p.kind.name, p.kind.template, p.made_from, p.title, p.series, p.nav, p.nav_order]
-    if p.parsed is not None:
-        page = p.parsed.page
-        own += [page.label, page.meta, _sha(page.body)]
-    if p.results is not None:
-        own += [p.results.label, _sha(p.results.text)]
-    own += [sorted(p.extra)]
-    if "records" in p.extra:
-        own.append(p.extra["records"])
-    own += [[name, payloads[name]] for name in p.charts]  # the SHA-256 of each chart's payload
-    return _digest([state, own])
+    return digest(state, p, [[name, payloads[name]] for name in p.charts])

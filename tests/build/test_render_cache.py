@@ -4,6 +4,7 @@ with reused pages is byte for byte the site a build without any cache writes fro
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -93,4 +94,37 @@ def test_a_damaged_page_entry_is_rendered_again(box: Sandbox, capsys: pytest.Cap
     box.content("content/cit/glossary.md", lambda t: t + "\n")  # not up to date: a build runs
     (box.out / "cit" / "optics" / "index.html").unlink()
     build(box, capsys)
+    same_as_uncached(box, capsys)
+
+
+def test_a_new_field_of_a_glossary_entry_shown_on_its_glossary_page_is_in_its_key(
+    box: Sandbox, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A field added to ``Term`` (here read from a comment line of the entry's front matter, which no other field
+    sees) and shown by a template: editing it renders the page that shows it again. No list of fields names it."""
+    from site_builder import glossary
+
+    @dataclass
+    class ReviewedTerm(glossary.Term):
+        reviewed: str = ""
+
+    load_term = glossary.load_term
+
+    def with_review(path: Path, label: str, front: object = None) -> glossary.Term:
+        t = load_term(path, label, front)  # type: ignore[arg-type]
+        found = re.search(r"^# reviewed: (.*)$", path.read_text("utf-8"), re.M)
+        return ReviewedTerm(**vars(t), reviewed=found.group(1) if found else "")
+
+    monkeypatch.setattr(glossary, "load_term", with_review)
+    box.content(
+        "templates/partials/glossary.html",
+        lambda t: t.replace("<dt>{{ t.title }}</dt>", "<dt>{{ t.title }} <i>{{ t.reviewed }}</i></dt>", 1),
+    )
+    box.content("content/glossary/enob.md", lambda t: t.replace("---\n", "---\n# reviewed: version A\n", 1))
+    build(box, capsys)
+    page = box.out / "cit" / "glossary" / "index.html"
+    assert "<i>version A</i>" in page.read_text("utf-8")
+    box.content("content/glossary/enob.md", lambda t: t.replace("version A", "version B"))
+    build(box, capsys)
+    assert "<i>version B</i>" in page.read_text("utf-8")
     same_as_uncached(box, capsys)
