@@ -172,7 +172,7 @@ def test_every_control_moves_the_chart_and_the_outputs(page):
 
 def test_controls_are_labelled_and_the_chart_is_configured(page):
     sandbox.assert_labelled_and_configured(page, NAME)
-    assert sandbox.holder_height(page, NAME) < 700
+    assert sandbox.holder_height(page, NAME) < 720  # the whole explorer fits a 1280x720 screen
 
 
 def drawn(pg) -> dict[str, list]:
@@ -186,10 +186,12 @@ def drawn(pg) -> dict[str, list]:
 
 def test_the_lines_and_marks_are_checkboxes_operated_from_the_keyboard(page):
     boxes = sandbox.toggles(page, NAME, list(NAMES))
-    # The next stops of the Tab key after the unrounded mean: the break-even marks, then the first line.
+    # The next stops of the Tab key after the unrounded mean: the break-even marks, the Reset, then the first line.
     page.focus(f"#{NAME}-mean")
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.id") == f"{NAME}-marks"
+    page.keyboard.press("Tab")  # the explorer's Reset, after its controls
+    assert page.evaluate("() => document.activeElement.className") == "explorer-reset"
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.id") == boxes[0][0]
 

@@ -1,4 +1,4 @@
-// Shareable explorer state, a reset and a CSV of what a chart shows. Loaded after charts.js, on pages with a chart.
+// Shareable explorer state, a reset and a CSV of what a chart shows. Loaded after the chart files (charts/*.js), on pages with a chart.
 //
 // State in the URL. Once an explorer is drawn (figure.chart#chart-NAME[data-ready="true"]), every control in it
 // with an id (a select, a range or number input, a checkbox, a radio group by its name, a group of aria-pressed
@@ -15,7 +15,11 @@
 //
 // A range whose thumb must sit exactly on a value off its step grid (break-even's recorded points) is placed with
 // ExplorerState.place(input, value): its min moves up by less than one step, so that the grid passes through the
-// value; such a range's parameter is written as `value@min`.
+// value; such a range's parameter is written as `value@min`. The reader's first key or press on it restores its
+// own grid.
+//
+// When another script writes the URL (history.pushState or replaceState: a deck entering or leaving present mode),
+// every explorer's parameters are written into the new URL at once.
 //
 // A "Reset" button (no id: benchmarks move only controls with ids) puts every control back to its first value
 // and removes the explorer's parameters from the URL.
@@ -166,6 +170,18 @@
     }
     input.min = frac ? String(low + frac * step) : input.dataset.low;
     input.value = String(value);
+    if (frac && !input.dataset.regrid) {
+      // The reader's first key or press puts the slider back on its own grid (Home and End reach its ends),
+      // before the browser moves the thumb.
+      input.dataset.regrid = "1";
+      const back = function () {
+        if (input.min === input.dataset.low) return;
+        input.min = input.dataset.low;
+        input.value = input.value; // sanitised onto the restored grid
+      };
+      input.addEventListener("keydown", back);
+      input.addEventListener("pointerdown", back);
+    }
   }
 
   function attach(fig) {
@@ -263,7 +279,7 @@
     }
     return registry;
   }
-  // The rows of the data table (charts.js dataTables): the same traces and points; with `figures` (figures.json by
+  // The rows of the data table (charts/a11y.js dataTables): the same traces and points; with `figures` (figures.json by
   // key), a point that is a registered figure also gets its key, its text and its source cell.
   function csv(fig, figures) {
     const keyer = keyers[nameOf(fig)];
@@ -352,6 +368,21 @@
   if (typeof Plotly === "undefined" || !window.Charts) return;
   // write(): every explorer's pending URL state written now (tests; a page being left does it itself)
   const writers = [];
+  // Another script's history entry (a deck's Present writes ?present#slide, and leaving it the article's URL, both
+  // without the explorers' parameters): each explorer's parameters are written into it at once, so that the state
+  // survives entering and leaving present mode, a reload and Back/Forward.
+  let writing = false;
+  ["pushState", "replaceState"].forEach(function (m) {
+    const original = history[m];
+    history[m] = function () {
+      const out = original.apply(this, arguments);
+      if (!writing) {
+        writing = true;
+        try { writers.forEach(function (w) { w(); }); } finally { writing = false; }
+      }
+      return out;
+    };
+  });
   window.ExplorerState = { place: place, csv: csv, figures: function (name, fn) { keyers[name] = fn; }, write: function () { writers.forEach(function (w) { w(); }); } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
   else watch();
