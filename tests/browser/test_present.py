@@ -174,7 +174,7 @@ def test_overview_help_slide_number_full_screen_key_and_way_out(browser, server,
     assert page.locator(".reveal .r-overlay-help").count() == 1
     page.keyboard.press("Escape")
     assert page.locator(".reveal .r-overlay-help").count() == 0 and current(page) is not None
-    number = page.locator(".reveal .slide-number")
+    number = page.locator(".reveal > .slide-number")  # reveal's own, not the slides' article numbers
     assert number.is_visible() and re.fullmatch(r"\s*1\s*/\s*\d+\s*", number.inner_text())
     assert float(number.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 14
     # reveal's key list names full screen and the speaker view
