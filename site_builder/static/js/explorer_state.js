@@ -1,4 +1,4 @@
-// Shareable explorer state, a reset and a CSV of what a chart shows. Loaded after charts.js, on pages with a chart.
+// Shareable explorer state, a reset and a CSV of what a chart shows. Loaded after the chart files (charts/*.js), on pages with a chart.
 //
 // State in the URL. Once an explorer is drawn (figure.chart#chart-NAME[data-ready="true"]), every control in it
 // with an id (a select, a range or number input, a checkbox, a radio group by its name, a group of aria-pressed
@@ -263,7 +263,7 @@
     }
     return registry;
   }
-  // The rows of the data table (charts.js dataTables): the same traces and points; with `figures` (figures.json by
+  // The rows of the data table (charts/a11y.js dataTables): the same traces and points; with `figures` (figures.json by
   // key), a point that is a registered figure also gets its key, its text and its source cell.
   function csv(fig, figures) {
     const keyer = keyers[nameOf(fig)];
