@@ -12,6 +12,9 @@
 //   - resized() (optional): called before the plot is fitted to a new size (an explorer whose layout follows the
 //     plot's width redraws from it);
 //   - figures(trace, j) (optional): which points are registered figures, for the CSV (ExplorerState.figures);
+// * keeps each radio button or check box with its label (the label that follows it, for its id) as one item of its
+//   fieldset (a span.explorer-choice around the two), so that on a narrow screen they wrap together (boxes already
+//   paired, in a span.explorer-check, stay as they are);
 // * draws it (Plotly.newPlot), then marks the figure drawn (data-ready="true");
 // * fits every drawn plot to its box when the window is resized (a deck dispatches `resize` when it shows a slide)
 //   and when reveal.js shows a slide or leaves the overview (its `slidechanged`, `ready` and `overviewhidden`
@@ -42,6 +45,20 @@
     mounted.forEach(function (m) { if (!within || within.contains(m.plot)) fit(m); });
   }
 
+  function pairs(holder) {
+    holder.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (box) {
+      const label = box.nextElementSibling;
+      const parent = box.parentNode;
+      if (!box.id || !label || label.tagName !== "LABEL" || label.htmlFor !== box.id) return;
+      if (parent.classList.contains("explorer-check") || parent.classList.contains("explorer-choice")) return;
+      const pair = document.createElement("span");
+      pair.className = "explorer-choice";
+      parent.insertBefore(pair, box);
+      pair.appendChild(box);
+      pair.appendChild(label);
+    });
+  }
+
   function mount(name, opts, setup) {
     const holder = document.getElementById("chart-" + name);
     const raw = document.getElementById("data-" + name);
@@ -50,6 +67,7 @@
     const spec = setup({ name: name, holder: holder, data: JSON.parse(raw.textContent), port: port,
       el: window.Charts.el });
     if (!spec || !spec.plot || typeof spec.first !== "function") return null;
+    pairs(holder);
     if (spec.figures && window.ExplorerState) window.ExplorerState.figures(name, spec.figures);
     const m = { name: name, holder: holder, plot: spec.plot, resized: spec.resized || null, reason: "update" };
     mounted.push(m);
