@@ -17,6 +17,9 @@
 // ExplorerState.place(input, value): its min moves up by less than one step, so that the grid passes through the
 // value; such a range's parameter is written as `value@min`.
 //
+// When another script writes the URL (history.pushState or replaceState: a deck entering or leaving present mode),
+// every explorer's parameters are written into the new URL at once.
+//
 // A "Reset" button (no id: benchmarks move only controls with ids) puts every control back to its first value
 // and removes the explorer's parameters from the URL.
 //
@@ -352,6 +355,21 @@
   if (typeof Plotly === "undefined" || !window.Charts) return;
   // write(): every explorer's pending URL state written now (tests; a page being left does it itself)
   const writers = [];
+  // Another script's history entry (a deck's Present writes ?present#slide, and leaving it the article's URL, both
+  // without the explorers' parameters): each explorer's parameters are written into it at once, so that the state
+  // survives entering and leaving present mode, a reload and Back/Forward.
+  let writing = false;
+  ["pushState", "replaceState"].forEach(function (m) {
+    const original = history[m];
+    history[m] = function () {
+      const out = original.apply(this, arguments);
+      if (!writing) {
+        writing = true;
+        try { writers.forEach(function (w) { w(); }); } finally { writing = false; }
+      }
+      return out;
+    };
+  });
   window.ExplorerState = { place: place, csv: csv, figures: function (name, fn) { keyers[name] = fn; }, write: function () { writers.forEach(function (w) { w(); }); } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
   else watch();
