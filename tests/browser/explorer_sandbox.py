@@ -66,9 +66,9 @@ def site_url() -> str:
     return f"http://127.0.0.1:{srv.server_address[1]}/"
 
 
-def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT) -> Iterator[Any]:
+def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT, init: str = "") -> Iterator[Any]:
     """The explorer's page, ready; ``page.problems`` lists what went wrong so far, and after the test it must be
-    empty and no CSP violation recorded."""
+    empty and no CSP violation recorded. ``init``: a script run in the page before any of its own."""
     origin = site_url()
     p = browser.new_page(viewport=viewport)
     problems: list[str] = []
@@ -82,6 +82,8 @@ def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT) -> 
         "window.__csp = []; document.addEventListener('securitypolicyviolation',"
         " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
     )
+    if init:
+        p.add_init_script(init)
     p.goto(f"{origin}x-{name}/")
     p.wait_for_selector(f"#chart-{name}[data-ready='true']", timeout=30_000)
     p.problems = problems  # type: ignore[attr-defined]

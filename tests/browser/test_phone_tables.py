@@ -79,9 +79,9 @@ TARGETS_JS = """() => [...document.querySelectorAll(
     r.width, r.height]; })
   .filter((t) => t[2] < 24 || t[3] < 24)"""
 
-# Each check box of a series toggle list keeps its label beside it: the label's first line is the box's line.
-# (Radio buttons are not held to this yet.)
-APART_JS = """() => [...document.querySelectorAll('figure.chart .explorer-toggles input[type=checkbox]')]
+# Each check box and radio button of a chart (series toggles, explorers' options) keeps its label beside it: the
+# label's first line is the box's line.
+APART_JS = """() => [...document.querySelectorAll('figure.chart input[type=checkbox], figure.chart input[type=radio]')]
   .filter((b) => b.getClientRects().length && b.id)
   .map((b) => [b, document.querySelector('label[for="' + b.id + '"]')])
   .filter(([b, l]) => l && l.getClientRects().length)

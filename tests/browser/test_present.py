@@ -301,3 +301,42 @@ def test_speaker_view_is_a_page_of_the_site_with_notes_and_next_slide(browser, s
     assert view.locator(".speaker-controls-time .timer").is_visible()
     context.close()
     assert errors == []
+
+
+STATE_JS = """name => { const f = document.getElementById('chart-' + name);
+  return [...f.querySelectorAll('select, input')].map((e) => [e.id || e.name, e.type, e.value, e.checked]); }"""
+
+
+def test_an_explorers_state_survives_entering_and_leaving_present_mode(browser, server, decks):
+    """A setting made in the article is the one presented, survives a reload in present mode, and is the article's
+    again (controls and URL) after Escape."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    deck = next(d for d in decks if "01-transforms" in d)
+    page.goto(server + deck)
+    page.wait_for_selector("#chart-amdahl[data-ready='true']", state="attached", timeout=30_000)
+    page.evaluate(
+        """() => { const s = document.getElementById('amdahl-variant');
+          s.selectedIndex = (s.selectedIndex + 1) % s.options.length; s.dispatchEvent(new Event('change', {bubbles: true}));
+          const r = document.getElementById('amdahl-tokens'); r.stepUp(); r.dispatchEvent(new Event('input', {bubbles: true})); }"""
+    )
+    page.wait_for_function(
+        "() => location.search.includes('amdahl.variant') && location.search.includes('amdahl.tokens')"
+    )
+    query = page.evaluate("() => location.search")
+    want = page.evaluate(STATE_JS, "amdahl")
+    slide = page.evaluate("() => document.getElementById('chart-amdahl').closest('section.slide').id")
+    page.click("[data-present]")
+    page.wait_for_selector(".deck-present-overlay .reveal.ready")
+    assert page.evaluate(STATE_JS, "amdahl") == want
+    params = page.evaluate("() => location.search")
+    assert "present" in params and "amdahl.variant" in params and "amdahl.tokens" in params, params
+    page.goto(server + deck + params + "#" + slide)
+    page.wait_for_selector(".deck-present-overlay .reveal.ready")
+    page.wait_for_selector("#chart-amdahl[data-state='ready']", state="attached", timeout=30_000)
+    assert current(page) == slide
+    assert page.evaluate(STATE_JS, "amdahl") == want, "a reload in present mode keeps the setting"
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".deck-present-overlay", state="detached")
+    assert page.evaluate(STATE_JS, "amdahl") == want
+    assert page.evaluate("() => location.search") == query, "leaving keeps the explorer's parameters"
+    page.close()

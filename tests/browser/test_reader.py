@@ -59,7 +59,7 @@ def test_no_page_is_wider_than_a_phone(browser, server, every_page, width):
 
 def test_charts_name_their_series_below_or_beside_the_plot_on_a_phone(browser, server, every_page):
     """At 390 px no chart's legend covers its plot or axis title: Plotly's legend gives way to the chart's own
-    series toggles, which every chart with named series has (the explorer's, else the ones charts.js makes)."""
+    series toggles, which every chart with named series has (the explorer's, else the ones charts/a11y.js makes)."""
     page = browser.new_page(viewport={"width": 390, "height": 800})
     seen = 0
     for path in every_page:

@@ -1,4 +1,4 @@
-// Shareable explorer state, a reset and a CSV of what a chart shows. Loaded after charts.js, on pages with a chart.
+// Shareable explorer state, a reset and a CSV of what a chart shows. Loaded after the chart files (charts/*.js), on pages with a chart.
 //
 // State in the URL. Once an explorer is drawn (figure.chart#chart-NAME[data-ready="true"]), every control in it
 // with an id (a select, a range or number input, a checkbox, a radio group by its name, a group of aria-pressed
@@ -17,6 +17,9 @@
 // ExplorerState.place(input, value): its min moves up by less than one step, so that the grid passes through the
 // value; such a range's parameter is written as `value@min`. The reader's first key or press on it restores its
 // own grid.
+//
+// When another script writes the URL (history.pushState or replaceState: a deck entering or leaving present mode),
+// every explorer's parameters are written into the new URL at once.
 //
 // When another script writes the URL (history.pushState or replaceState: a deck entering or leaving present mode),
 // every explorer's parameters are written into the new URL at once.
@@ -279,7 +282,7 @@
     }
     return registry;
   }
-  // The rows of the data table (charts.js dataTables): the same traces and points; with `figures` (figures.json by
+  // The rows of the data table (charts/a11y.js dataTables): the same traces and points; with `figures` (figures.json by
   // key), a point that is a registered figure also gets its key, its text and its source cell.
   function csv(fig, figures) {
     const keyer = keyers[nameOf(fig)];

@@ -6,7 +6,7 @@
 //   keyboard focus and tap. A first tap opens it; a second tap (or Enter) follows the link; Escape closes it.
 //   The pages and published values are read from figures.json when a card first opens, then kept.
 // * The header's dark-mode toggle (theme.js applies the choice before the page is drawn).
-// * Charts have their own file, charts.js, loaded only on pages with a chart.
+// * Charts have their own files, charts/*.js, loaded only on pages with a chart.
 // * Printing: numbers whose source is on another page get a note number; the sources are listed at the end.
 (function () {
   "use strict";
@@ -247,7 +247,7 @@
 
   // ---------------------------------------------------------------------------------------- chart code
   // Plotly and the explorers' code (listed in <script id="chart-scripts">) load after the page is parsed, so
-  // DOMContentLoaded does not wait for them: Plotly and charts.js at once, then each chart's port and page code
+  // DOMContentLoaded does not wait for them: Plotly and the chart files at once, then each chart's port and page code
   // when the chart comes near the viewport, and every other chart's when the page has loaded and the browser is
   // idle. Scripts inserted with async = false run in the order they were inserted (Plotly first).
   const spec = document.getElementById("chart-scripts");

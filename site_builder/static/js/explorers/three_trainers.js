@@ -7,156 +7,151 @@
 (function () {
   "use strict";
   const NAME = "three_trainers";
-  const holder = document.getElementById("chart-" + NAME);
-  const raw = document.getElementById("data-" + NAME);
-  if (!holder || !raw || typeof Plotly === "undefined" || !window.Charts || !window.Ports || !window.Ports.threeTrainers) {
-    return;
-  }
-  const port = window.Ports.threeTrainers;
-  const data = JSON.parse(raw.textContent);
-  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
-  // Series colours: the site's palette (tests/browser/test_palette.py holds every pair of one chart ΔE 12 apart
-  // under simulated deuteranopia, protanopia and tritanopia, in both colour schemes).
-  const COLORS = { insilico: "#cb560d", physics: "#009968", insitu: "#086191" };
-  const TWIN_NAME = "In silico, on its twin";
+  if (!window.Charts || !window.Charts.mount) return;
+  window.Charts.mount(NAME, { port: "threeTrainers" }, function (m) {
+    const holder = m.holder;
+    const port = m.port;
+    const data = m.data;
+    const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+    // Series colours: the site's palette (tests/browser/test_palette.py holds every pair of one chart ΔE 12 apart
+    // under simulated deuteranopia, protanopia and tritanopia, in both colour schemes).
+    const COLORS = { insilico: "#cb560d", physics: "#009968", insitu: "#086191" };
+    const TWIN_NAME = "In silico, on its twin";
 
-  // One y range for every setting, so that moving a control moves the curves, not the axis.
-  let lo = Infinity;
-  let hi = -Infinity;
-  function extend(curve) {
-    curve.forEach(function (y) { if (y < lo) lo = y; if (y > hi) hi = y; });
-  }
-  extend(data.twin);
-  data.points.forEach(function (p) { Object.keys(p.loss).forEach(function (k) { extend(p.loss[k]); }); });
-  const yRange = [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1];
+    // One y range for every setting, so that moving a control moves the curves, not the axis.
+    let lo = Infinity;
+    let hi = -Infinity;
+    function extend(curve) {
+      curve.forEach(function (y) { if (y < lo) lo = y; if (y > hi) hi = y; });
+    }
+    extend(data.twin);
+    data.points.forEach(function (p) { Object.keys(p.loss).forEach(function (k) { extend(p.loss[k]); }); });
+    const yRange = [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1];
 
-  const el = window.Charts.el; // an element with its properties and children
+    const el = window.Charts.el; // an element with its properties and children
 
-  // ---------------------------------------------------------------------------------------- controls
-  const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Explorer settings" });
-  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+    // ---------------------------------------------------------------------------------------- controls
+    const form = el("form", { className: "chart-controls explorer-controls", "aria-label": "Explorer settings" });
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); });
 
-  function levelControl(key, label, levels, initial) {
-    const id = NAME + "-" + key;
-    const input = el("input", {
-      type: "range", id: id, name: key, min: "0", max: String(levels.length - 1), step: "1",
-      value: String(levels.indexOf(initial)),
-    });
-    const out = el("output", { for: id, "data-out": key });
-    form.appendChild(el("span", { className: "explorer-field" }, [el("label", { for: id, text: label }), input, out]));
-    return { input: input, out: out, levels: levels };
-  }
-  const fab = levelControl("fab", "Fabrication error", data.fab_levels, data.default.fab);
-  const noise = levelControl("noise", "Read-out noise", data.noise_levels, data.default.noise);
-
-  // ---------------------------------------------------------------------------------------- outputs
-  const plot = el("div", { className: "explorer-plot", id: NAME + "-plot" });
-  const outs = {};
-  const body = el("tbody");
-  data.trainers.concat([{ id: "twin", name: TWIN_NAME }]).forEach(function (t) {
-    const cell = el("td", { "data-out": t.id });
-    outs[t.id] = cell;
-    body.appendChild(el("tr", {}, [el("th", { scope: "row", text: t.name }), cell]));
-  });
-  const table = el("table", { className: "explorer-values" }, [
-    el("caption", { text: "Final loss on the hardware (mean of steps " + data.final_steps + ")" }), body,
-  ]);
-  const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, [table]);
-  const caption = el("figcaption", {
-    text: "Loss on the hardware (mean squared error of the output intensities, read without noise) over the " +
-      "gradient steps of the simulated interferometer mesh of results §1. In silico trains the twin only; " +
-      "physics-aware reads the output from the hardware and the gradient from the twin; in situ reads both " +
-      "from the hardware. Dashed: in silico on its own twin.",
-  });
-
-  // The series, each a checkbox beside the chart (the chart has no Plotly legend): a hidden one is drawn with
-  // no points, so that showing or hiding it is a fast update like any other move.
-  const hidden = new Set();
-  const toggles = window.Charts.toggles({
-    id: NAME + "-series", legend: "Series shown", hidden: hidden,
-    items: [{ key: "twin", label: TWIN_NAME, color: "#8d99ae", dash: true }].concat(data.trainers.map(function (t) {
-      return { key: t.id, label: t.name, color: COLORS[t.id] };
-    })),
-    onChange: function () { update(); },
-  });
-
-  holder.textContent = "";
-  holder.appendChild(form);
-  holder.appendChild(toggles);
-  holder.appendChild(plot);
-  holder.appendChild(outputs);
-  holder.appendChild(caption);
-
-  // ---------------------------------------------------------------------------------------- drawing
-  function setting() {
-    return { fab: fab.levels[Number(fab.input.value)], noise: noise.levels[Number(noise.input.value)] };
-  }
-
-  const NONE = [];
-  function traces(point) {
-    const out = [{
-      type: "scatter", mode: "lines", x: hidden.has("twin") ? NONE : data.steps, y: hidden.has("twin") ? NONE : data.twin,
-      name: TWIN_NAME,
-      line: { color: "#8d99ae", width: 1.5, dash: "dash" },
-      hovertemplate: "step %{x}: %{y:.2e}<extra>" + TWIN_NAME + "</extra>",
-    }];
-    data.trainers.forEach(function (t) {
-      out.push({
-        type: "scatter", mode: "lines", x: hidden.has(t.id) ? NONE : data.steps, y: hidden.has(t.id) ? NONE : point.loss[t.id],
-        name: t.name,
-        line: { color: COLORS[t.id], width: 2.5 },
-        hovertemplate: "step %{x}: %{y:.2e}<extra>" + t.name + "</extra>",
+    function levelControl(key, label, levels, initial) {
+      const id = NAME + "-" + key;
+      const input = el("input", {
+        type: "range", id: id, name: key, min: "0", max: String(levels.length - 1), step: "1",
+        value: String(levels.indexOf(initial)),
       });
+      const out = el("output", { for: id, "data-out": key });
+      form.appendChild(el("span", { className: "explorer-field" }, [el("label", { for: id, text: label }), input, out]));
+      return { input: input, out: out, levels: levels };
+    }
+    const fab = levelControl("fab", "Fabrication error", data.fab_levels, data.default.fab);
+    const noise = levelControl("noise", "Read-out noise", data.noise_levels, data.default.noise);
+
+    // ---------------------------------------------------------------------------------------- outputs
+    const plot = el("div", { className: "explorer-plot", id: NAME + "-plot" });
+    const outs = {};
+    const body = el("tbody");
+    data.trainers.concat([{ id: "twin", name: TWIN_NAME }]).forEach(function (t) {
+      const cell = el("td", { "data-out": t.id });
+      outs[t.id] = cell;
+      body.appendChild(el("tr", {}, [el("th", { scope: "row", text: t.name }), cell]));
     });
-    return out;
-  }
+    const table = el("table", { className: "explorer-values" }, [
+      el("caption", { text: "Final loss on the hardware (mean of steps " + data.final_steps + ")" }), body,
+    ]);
+    const outputs = el("div", { className: "explorer-outputs", "aria-live": "polite" }, [table]);
+    const caption = el("figcaption", {
+      text: "Loss on the hardware (mean squared error of the output intensities, read without noise) over the " +
+        "gradient steps of the simulated interferometer mesh of results §1. In silico trains the twin only; " +
+        "physics-aware reads the output from the hardware and the gradient from the twin; in situ reads both " +
+        "from the hardware. Dashed: in silico on its own twin.",
+    });
 
-  // Fixed ranges and no Plotly legend (the checkboxes name the series): every move is a fast update of the
-  // curves alone (Charts.update).
-  const LAYOUT = {
-    showlegend: false,
-    margin: { l: 64, r: 10, t: 10, b: 50 },
-    height: 380,
-    xaxis: { title: { text: "Gradient step" }, zeroline: false, range: [data.steps[0], data.steps[data.steps.length - 1]] },
-    yaxis: { title: { text: "Loss on the hardware" }, type: "log", range: yRange, dtick: 1, exponentformat: "power" },
-    hovermode: "closest",
-  };
+    // The series, each a checkbox beside the chart (the chart has no Plotly legend): a hidden one is drawn with
+    // no points, so that showing or hiding it is a fast update like any other move.
+    const hidden = new Set();
+    const toggles = window.Charts.toggles({
+      id: NAME + "-series", legend: "Series shown", hidden: hidden,
+      items: [{ key: "twin", label: TWIN_NAME, color: "#8d99ae", dash: true }].concat(data.trainers.map(function (t) {
+        return { key: t.id, label: t.name, color: COLORS[t.id] };
+      })),
+      onChange: function () { update(); },
+    });
 
-  function show(s, point) {
-    fab.out.textContent = s.fab + "%";
-    noise.out.textContent = s.noise + "%";
-    fab.input.setAttribute("aria-valuetext", s.fab + "%");
-    noise.input.setAttribute("aria-valuetext", s.noise + "%");
-    const finals = port.finals(point.loss, data.tail);
-    Object.keys(finals).forEach(function (k) { outs[k].textContent = finals[k].text; });
-    outs.twin.textContent = port.finalOf(data.twin, data.tail).text;
-  }
+    holder.textContent = "";
+    holder.appendChild(form);
+    holder.appendChild(toggles);
+    holder.appendChild(plot);
+    holder.appendChild(outputs);
+    holder.appendChild(caption);
 
-  function current() {
-    const s = setting();
-    const i = port.pointIndex(data.points, s.fab, s.noise);
-    return { s: s, point: data.points[i] };
-  }
+    // ---------------------------------------------------------------------------------------- drawing
+    function setting() {
+      return { fab: fab.levels[Number(fab.input.value)], noise: noise.levels[Number(noise.input.value)] };
+    }
 
-  function update() {
-    const c = current();
-    show(c.s, c.point);
-    return window.Charts.update(plot, traces(c.point), LAYOUT, PLOT_CONFIG);
-  }
+    const NONE = [];
+    function traces(point) {
+      const out = [{
+        type: "scatter", mode: "lines", x: hidden.has("twin") ? NONE : data.steps, y: hidden.has("twin") ? NONE : data.twin,
+        name: TWIN_NAME,
+        line: { color: "#8d99ae", width: 1.5, dash: "dash" },
+        hovertemplate: "step %{x}: %{y:.2e}<extra>" + TWIN_NAME + "</extra>",
+      }];
+      data.trainers.forEach(function (t) {
+        out.push({
+          type: "scatter", mode: "lines", x: hidden.has(t.id) ? NONE : data.steps, y: hidden.has(t.id) ? NONE : point.loss[t.id],
+          name: t.name,
+          line: { color: COLORS[t.id], width: 2.5 },
+          hovertemplate: "step %{x}: %{y:.2e}<extra>" + t.name + "</extra>",
+        });
+      });
+      return out;
+    }
 
-  fab.input.addEventListener("input", update);
-  noise.input.addEventListener("input", update);
+    // Fixed ranges and no Plotly legend (the checkboxes name the series): every move is a fast update of the
+    // curves alone (Charts.update).
+    const LAYOUT = {
+      showlegend: false,
+      margin: { l: 64, r: 10, t: 10, b: 50 },
+      height: 380,
+      xaxis: { title: { text: "Gradient step" }, zeroline: false, range: [data.steps[0], data.steps[data.steps.length - 1]] },
+      yaxis: { title: { text: "Loss on the hardware" }, type: "log", range: yRange, dtick: 1, exponentformat: "power" },
+      hovermode: "closest",
+    };
 
-  // Size to the container when it becomes visible (a deck fires `resize` when it shows a slide).
-  window.addEventListener("resize", function () {
-    if (plot.offsetParent === null || !plot.classList.contains("js-plotly-plot")) return;
-    const p = Plotly.Plots.resize(plot);
-    if (p && typeof p.catch === "function") p.catch(function () {});
-  });
+    function show(s, point) {
+      fab.out.textContent = s.fab + "%";
+      noise.out.textContent = s.noise + "%";
+      fab.input.setAttribute("aria-valuetext", s.fab + "%");
+      noise.input.setAttribute("aria-valuetext", s.noise + "%");
+      const finals = port.finals(point.loss, data.tail);
+      Object.keys(finals).forEach(function (k) { outs[k].textContent = finals[k].text; });
+      outs.twin.textContent = port.finalOf(data.twin, data.tail).text;
+    }
 
-  const first = current();
-  show(first.s, first.point);
-  Promise.resolve(Plotly.newPlot(plot, traces(first.point), LAYOUT, PLOT_CONFIG)).then(function () {
-    holder.dataset.ready = "true";
+    function current() {
+      const s = setting();
+      const i = port.pointIndex(data.points, s.fab, s.noise);
+      return { s: s, point: data.points[i] };
+    }
+
+    function update() {
+      const c = current();
+      show(c.s, c.point);
+      return window.Charts.update(plot, traces(c.point), LAYOUT, PLOT_CONFIG);
+    }
+
+    fab.input.addEventListener("input", update);
+    noise.input.addEventListener("input", update);
+
+    return {
+      plot: plot,
+      first: function () {
+        const first = current();
+        show(first.s, first.point);
+        return [traces(first.point), LAYOUT, PLOT_CONFIG];
+      },
+    };
   });
 })();

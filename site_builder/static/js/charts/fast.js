@@ -1,20 +1,10 @@
-// What every chart shares, whichever explorer draws it. Loaded after Plotly and before the explorers' page code,
-// on pages with a chart only. Plotly.newPlot and Plotly.react are wrapped so that every layout an explorer passes
+// Charts' fast update (charts/fast.js, after theme.js): window.Charts.update, and Charts.fastPath.
 //
-// * follows the page's colour scheme: transparent paper, text and grid from the CSS variables (and again when the
-//   scheme changes: the header's toggle or the system's setting);
-// * never shows Plotly's toolbar (displayModeBar: false, whatever the explorer passed);
-// * on a narrow screen (plot under 600 px) drops Plotly's legend, whose entries would cover the axis: the series
-//   are then named by the chart's own toggles (an explorer's `.explorer-toggles`, else the ones made here);
-// * lets tick labels overflow (ticklabeloverflow "allow", unless the explorer set it): Plotly would otherwise
-//   measure every label on every redraw, a forced layout each time.
-//
-// Once a chart is drawn (figure.chart[data-ready="true"]), it gets a text alternative: the plot is an image named
-// by its axes, and a button shows its data as a table, built from the plot's traces when opened (points whose
-// value is null are left out). A chart whose series are named only in Plotly's legend gets checkboxes for them
-// (keyboard-operable, unlike the legend).
-//
-// For explorers, window.Charts:
+// The fast path reads Plotly's internals (gd._fullData, gd._fullLayout, gd.calcdata, a trace type's calc and
+// crossTraceCalc, the base plot's plot), which are not part of Plotly's public interface and may change in any
+// release. It was written for, and is tested with, Plotly 4.1.1 only (the vendored bundle's
+// Plotly.version); with any other Plotly (Charts.fastPath() false, checked on every call), Charts.update is
+// Plotly's public Plotly.react, and the wrapped newPlot and react work out nothing for the fast path.
 //
 // * Charts.update(gd, data, layout, config) -> Promise: use it instead of Plotly.react for the redraw on every
 //   move of a control (same arguments; plotly_afterplot is emitted once the redraw is drawn, as with react).
@@ -50,120 +40,15 @@
 //   costs a redraw of that axis and of every trace), hide a series by emptying its values (x: [], y: [] for a
 //   line; null for a bar's segment), not with `visible`, and keep what moves out of the layout's annotations and
 //   shapes (a line is a scatter trace; over a category axis, on an overlaying linear axis with a fixed range).
-// * Charts.toggles({id, legend, items: [{key, label, color, dash}], hidden: Set, onChange(hidden, key)}) ->
-//   a fieldset of checkboxes (ids id-0, id-1, ...; class explorer-toggles, so no others are made here), one per
-//   series with its colour swatch (a dashed line when dash), checked when its key is not in `hidden`; a change
-//   updates `hidden` and calls onChange. Put it next to the plot and redraw from onChange.
-// * Charts.roundUp(x): the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above x, for the top of a
-//   fixed axis range.
-// * Charts.el(tag, {text, className, other attributes}, [children]): a new element (string children as text),
-//   what every explorer builds its controls with.
 (function () {
   "use strict";
-  if (typeof Plotly === "undefined") return;
-  const NARROW = 600;
-  const state = new WeakMap(); // plot div -> { args: [data, layout, config], hidden: Set of series, own: bool }
+  if (typeof Plotly === "undefined" || !window.Charts) return;
+  const WRITTEN_FOR = "4.1.1"; // the Plotly release whose internals this file reads
+  const core = window.Charts.core;
+  const state = core.state, axisNames = core.axisNames, adaptLayout = core.adaptLayout, adaptData = core.adaptData;
+  const adaptConfig = core.adaptConfig, forPlotly = core.forPlotly, noPoints = core.noPoints;
+  function fastPath() { return typeof Plotly !== "undefined" && Plotly.version === WRITTEN_FOR; }
 
-  function css(name, fallback) {
-    const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-    return v || fallback;
-  }
-  // Read once and again when the scheme changes, not on every update (getComputedStyle after the explorer has
-  // written its outputs would force a style recalculation per move).
-  let scheme = null;
-  function colours() {
-    if (!scheme) scheme = { ink: css("--ink", "#1b1f24"), grid: css("--grid", "#e4e7eb"), axis: css("--muted", "#5b6570") };
-    return scheme;
-  }
-  function axisNames(layout) {
-    const names = Object.keys(layout || {}).filter(function (k) { return /^[xy]axis\d*$/.test(k); });
-    if (names.indexOf("xaxis") < 0) names.push("xaxis");
-    if (names.indexOf("yaxis") < 0) names.push("yaxis");
-    return names;
-  }
-  // Cached per plot until the window is resized (reading clientWidth after the explorer has written its outputs
-  // would force a layout per move).
-  let widths = new WeakMap();
-  function narrow(gd) {
-    let w = widths.get(gd);
-    if (w === undefined) {
-      w = gd.clientWidth || (gd.parentNode && gd.parentNode.clientWidth) || window.innerWidth;
-      if (w) widths.set(gd, w);
-    }
-    return w < NARROW;
-  }
-  function groupOf(t) { return t.legendgroup || t.name || ""; }
-
-  function adaptLayout(gd, layout) {
-    const l = Object.assign({}, layout || {});
-    const c = colours();
-    l.paper_bgcolor = "rgba(0,0,0,0)";
-    l.plot_bgcolor = "rgba(0,0,0,0)";
-    l.font = Object.assign({}, l.font, { color: c.ink });
-    axisNames(l).forEach(function (k) {
-      // ticklabeloverflow "allow": Plotly would otherwise measure every tick label (getBoundingClientRect, a
-      // forced layout) on every redraw to hide the ones past the plot's edge, which the margins already leave room
-      // for.
-      l[k] = Object.assign({ gridcolor: c.grid, zerolinecolor: c.axis, linecolor: c.axis, ticklabeloverflow: "allow" },
-        l[k]);
-    });
-    if (narrow(gd)) l.showlegend = false;
-    return l;
-  }
-  function adaptData(gd, data) {
-    const s = state.get(gd);
-    if (!s || !s.hidden.size || !Array.isArray(data)) return data;
-    return data.map(function (t) { return s.hidden.has(groupOf(t)) ? Object.assign({}, t, { visible: false }) : t; });
-  }
-  // A trace with no points (x or y given and empty) goes to Plotly as hidden (visible: false), which Plotly
-  // makes of it anyway, but only after working out most of its defaults, as much as for a drawn trace, on every
-  // update; the others as shown (visible: true unless set), so that a trace shown again by Plotly.animate (which
-  // merges the new attributes into the old) is.
-  function noPoints(t) {
-    return ["x", "y"].some(function (k) { return t[k] !== undefined && t[k] !== null && t[k].length === 0; });
-  }
-  function forPlotly(data) {
-    if (!Array.isArray(data)) return data;
-    return data.map(function (t) {
-      if (!t || typeof t !== "object") return t;
-      if (noPoints(t)) return t.visible === false ? t : Object.assign({}, t, { visible: false });
-      return t.visible === undefined ? Object.assign({}, t, { visible: true }) : t;
-    });
-  }
-  function adaptConfig(config) { return Object.assign({}, config, { displayModeBar: false, displaylogo: false }); }
-
-  function wrap(original) {
-    return function (gd, data, layout, config) {
-      const el = typeof gd === "string" ? document.getElementById(gd) : gd;
-      if (data && !Array.isArray(data) && typeof data === "object") { // newPlot(gd, {data, layout, config})
-        const fig = data;
-        const st = state.get(el);
-        if (st) st.key = null;
-        return original.call(this, gd, Object.assign({}, fig, {
-          data: forPlotly(adaptData(el, fig.data)), layout: adaptLayout(el, fig.layout),
-          config: adaptConfig(fig.config) }));
-      }
-      const s = state.get(el) || { hidden: new Set(), own: false };
-      s.args = [data, layout, config];
-      state.set(el, s);
-      const d = adaptData(el, data), l = adaptLayout(el, layout), c = adaptConfig(config);
-      s.key = keyOf(d, l, c);
-      s.data = d;
-      s.layout = l;
-      const drawn = original.call(this, gd, forPlotly(d), l, c);
-      if (!s.key || !drawn || typeof drawn.then !== "function") return drawn;
-      // the defaults of the traces with no points now, for Charts.update's direct path (an update asked for
-      // meanwhile is drawn once that is done)
-      return drawn.then(function (g) {
-        const primed = prime(el);
-        return primed ? settle(el, s, primed).then(function () { return g; }) : g;
-      });
-    };
-  }
-  Plotly.newPlot = wrap(Plotly.newPlot);
-  Plotly.react = wrap(Plotly.react);
-
-  // ---------------------------------------------------------------------------------------- the fast update
   // Charts.update: see the header.
   const FREE = { x: 1, y: 1, base: 1, customdata: 1, hovertext: 1, text: 1 };
   const ANIMATABLE = { scatter: 1, bar: 1 };
@@ -413,6 +298,7 @@
     return p.then(function () { restore(); return el; }, function () { restore(); return el; });
   }
   function update(gd, data, layout, config) {
+    if (!fastPath()) return Plotly.react(gd, data, layout, config); // Plotly's public update
     const el = typeof gd === "string" ? document.getElementById(gd) : gd;
     const s = state.get(el);
     if (s && s.busy) { // a fast update is drawing: this one is drawn when it is done
@@ -547,240 +433,7 @@
     });
     return s.busy;
   }
-  // The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above x: the top of a fixed axis range.
-  function roundUp(x) {
-    if (!(x > 0) || !isFinite(x)) return 1;
-    const p = Math.pow(10, Math.floor(Math.log10(x)));
-    const steps = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
-    for (let i = 0; i < steps.length; i++) if (steps[i] * p >= x * (1 - 1e-12)) return steps[i] * p;
-    return 10 * p;
-  }
-  window.Charts = { update: update, toggles: toggles, roundUp: roundUp, el: node };
-
-  function plots() { return Array.from(document.querySelectorAll("figure.chart .js-plotly-plot")); }
-
-  // The colour scheme changed: restyle each drawn plot's paper, text and axes.
-  function recolour() {
-    scheme = null;
-    const c = colours();
-    plots().forEach(function (gd) {
-      if (!gd.layout) return;
-      const u = { paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", "font.color": c.ink };
-      axisNames(gd.layout).forEach(function (k) {
-        u[k + ".gridcolor"] = c.grid; u[k + ".zerolinecolor"] = c.axis; u[k + ".linecolor"] = c.axis;
-      });
-      Plotly.relayout(gd, u);
-    });
-  }
-  window.addEventListener("themechange", function () { requestAnimationFrame(recolour); });
-  if (window.matchMedia) {
-    const m = window.matchMedia("(prefers-color-scheme: dark)");
-    if (m.addEventListener) m.addEventListener("change", function () { requestAnimationFrame(recolour); });
-  }
-  // Crossing the narrow width: the legend goes or comes back.
-  let resizing = 0;
-  window.addEventListener("resize", function () {
-    widths = new WeakMap();
-    clearTimeout(resizing);
-    resizing = setTimeout(function () {
-      plots().forEach(function (gd) {
-        if (!gd.layout || gd.offsetParent === null) return;
-        const s = state.get(gd);
-        const want = narrow(gd) ? false : !(s && s.args && s.args[1] && s.args[1].showlegend === false);
-        if ((gd.layout.showlegend !== false) !== want) Plotly.relayout(gd, { showlegend: want });
-      });
-    }, 150);
-  });
-
-  // ---------------------------------------------------------------------------------------- text alternative
-  function node(tag, props, children) {
-    const e = document.createElement(tag);
-    Object.keys(props || {}).forEach(function (k) {
-      if (k === "text") e.textContent = props[k];
-      else if (k === "className") e.className = props[k];
-      else e.setAttribute(k, props[k]);
-    });
-    (children || []).forEach(function (c) { e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return e;
-  }
-  function plain(v) {
-    if (typeof v === "number") {
-      if (!isFinite(v)) return String(v);
-      return Number.isInteger(v) ? v.toLocaleString("en") : String(Number(v.toPrecision(5)));
-    }
-    return v === null || v === undefined ? "" : String(v).replace(/<br\s*\/?>/gi, " ").replace(/<[^>]*>/g, "");
-  }
-  // An axis's title, or (none of its own) that of the axis it is drawn over (overlaying).
-  function axisTitle(layout, letter, ref) {
-    const a = layout[letter + "axis" + (ref && ref.length > 1 ? ref.slice(1) : "")];
-    const t = a && a.title;
-    const text = plain(typeof t === "string" ? t : t && t.text);
-    if (text || !a || typeof a.overlaying !== "string" || a.overlaying.charAt(0) !== letter) return text;
-    return axisTitle(Object.assign({}, layout, { [letter + "axis" + (ref && ref.length > 1 ? ref.slice(1) : "")]: null }),
-      letter, a.overlaying);
-  }
-  function dataTables(plot) {
-    const layout = plot.layout || {};
-    const out = [];
-    (plot.data || []).forEach(function (t, i) {
-      if (t.visible === false || t.visible === "legendonly" || t.hoverinfo === "skip") return;
-      const h = t.orientation === "h";
-      const cat = h ? t.y : t.x;
-      const val = h ? t.x : t.y;
-      if (!val || !val.length || Array.from(val).every(function (v) { return v === null; })) return;
-      const catTitle = axisTitle(layout, h ? "y" : "x", h ? t.yaxis : t.xaxis) || (h ? "y" : "x");
-      const valTitle = axisTitle(layout, h ? "x" : "y", h ? t.xaxis : t.yaxis) || (h ? "x" : "y");
-      const labels = Array.isArray(t.hovertext) ? t.hovertext : Array.isArray(t.text) ? t.text : null;
-      const head = node("tr", {}, [node("th", { scope: "col", text: catTitle }), node("th", { scope: "col", text: valTitle })]);
-      if (labels) head.appendChild(node("th", { scope: "col", text: "Label" }));
-      const body = node("tbody");
-      Array.from(val).forEach(function (v, j) {
-        if (v === null || v === undefined) return; // a point left out (a hidden series' segment)
-        const row = node("tr", {}, [node("th", { scope: "row", text: plain(cat ? cat[j] : j + 1) }), node("td", { text: plain(v) })]);
-        if (labels) row.appendChild(node("td", { text: plain(labels[j]) }));
-        body.appendChild(row);
-      });
-      out.push(node("table", {}, [node("caption", { text: plain(t.name) || "Series " + (i + 1) }), node("thead", {}, [head]), body]));
-    });
-    return out;
-  }
-  function describe(plot) {
-    const layout = plot.layout || {};
-    const x = axisTitle(layout, "x");
-    const y = axisTitle(layout, "y");
-    return "Chart" + (y ? ": " + y + (x ? " against " + x : "") : "") +
-      ". The button “Show the data as a table” below it gives its data.";
-  }
-
-  // Checkboxes for series named only in Plotly's legend.
-  // A fieldset of checkboxes, one per series: Charts.toggles (explorers) and the ones made here.
-  function swatchOf(colour, dash) {
-    const sw = node("span", { className: "swatch", "aria-hidden": "true" });
-    if (dash) { // a dashed line
-      sw.style.height = "0";
-      sw.style.borderRadius = "0";
-      sw.style.borderTop = "2px dashed " + (colour || "currentColor");
-      sw.style.verticalAlign = "0.25rem";
-    } else if (colour) {
-      sw.style.background = colour;
-    }
-    return sw;
-  }
-  function toggles(opts) {
-    const hidden = opts.hidden || new Set();
-    const set = node("fieldset", { className: "explorer-radios explorer-toggles chart-series" },
-      [node("legend", { text: opts.legend || "Series shown" })]);
-    opts.items.forEach(function (it, i) {
-      const id = opts.id + "-" + i;
-      const box = node("input", { type: "checkbox", id: id });
-      box.checked = !hidden.has(it.key);
-      box.dataset.series = String(it.key);
-      box.addEventListener("change", function () {
-        if (box.checked) hidden.delete(it.key); else hidden.add(it.key);
-        opts.onChange(hidden, it.key);
-      });
-      set.appendChild(node("span", { className: "explorer-field explorer-check" },
-        [box, node("label", { for: id }, [swatchOf(it.color, it.dash), " " + plain(it.label)])]));
-    });
-    return set;
-  }
-
-  // Checkboxes for series named only in Plotly's legend.
-  function seriesToggles(fig, plot) {
-    if (fig.querySelector(".explorer-toggles")) return null;
-    const s = state.get(plot);
-    if (!s || (s.args && s.args[1] && s.args[1].showlegend === false)) return null;
-    const groups = [];
-    const items = [];
-    (plot.data || []).forEach(function (t) {
-      const g = groupOf(t);
-      if (!g || t.showlegend === false || groups.indexOf(g) >= 0) return;
-      groups.push(g);
-      items.push({ key: g, label: g,
-        color: (t.line && t.line.color) || (t.marker && typeof t.marker.color === "string" && t.marker.color) || "" });
-    });
-    if (groups.length < 2) return null;
-    s.own = true;
-    const set = toggles({ id: (fig.id || "chart") + "-series", items: items, hidden: s.hidden,
-      onChange: function () { redraw(plot); } });
-    // A click in Plotly's legend does what the checkbox does (and keeps it in step).
-    plot.on("plotly_legendclick", function (ev) {
-      const g = groupOf(ev.data[ev.curveNumber] || {});
-      const i = groups.indexOf(g);
-      if (i >= 0) {
-        const box = set.querySelectorAll("input")[i];
-        box.checked = !box.checked;
-        box.dispatchEvent(new Event("change"));
-      }
-      return false;
-    });
-    plot.on("plotly_legenddoubleclick", function () { return false; });
-    return set;
-  }
-  function redraw(plot) {
-    const s = state.get(plot);
-    if (s && s.args) Plotly.react(plot, s.args[0], s.args[1], s.args[2]);
-  }
-
-  let charts = 0;
-  function alternative(fig) {
-    if (fig.querySelector(":scope > .chart-data-toggle")) return;
-    const plot = fig.querySelector(".js-plotly-plot");
-    const hook = fig.querySelector("[data-table]");
-    if (!plot && !hook) return;
-    const n = ++charts;
-    const caption = fig.querySelector(":scope > figcaption");
-    const before = caption && caption === fig.lastElementChild ? caption : null; // a figcaption stays last
-    if (plot) {
-      const toggles = seriesToggles(fig, plot);
-      if (toggles) plot.parentNode.insertBefore(toggles, plot);
-    }
-    const box = hook || node("div", { className: "chart-data", id: "chart-data-" + n });
-    if (!box.id) box.id = "chart-data-" + n;
-    box.hidden = true;
-    const button = node("button", { type: "button", className: "chart-data-toggle", "aria-expanded": "false",
-      "aria-controls": box.id, text: "Show the data as a table" });
-    function fill() {
-      if (hook || !plot) return;
-      box.textContent = "";
-      const tables = dataTables(plot);
-      if (!tables.length) box.appendChild(node("p", { text: "The chart shows no data now." }));
-      tables.forEach(function (t) { box.appendChild(t); });
-    }
-    button.addEventListener("click", function () {
-      const opening = box.hidden;
-      if (opening) fill();
-      box.hidden = !opening;
-      button.setAttribute("aria-expanded", String(opening));
-      button.textContent = opening ? "Hide the data table" : "Show the data as a table";
-    });
-    fig.insertBefore(button, before);
-    if (!hook) fig.insertBefore(box, before);
-    if (plot) {
-      plot.setAttribute("role", "img");
-      plot.setAttribute("aria-label", describe(plot));
-      let pending = false;
-      plot.on("plotly_afterplot", function () {
-        if (pending) return;
-        pending = true;
-        requestAnimationFrame(function () {
-          pending = false;
-          plot.setAttribute("aria-label", describe(plot));
-          if (!box.hidden) fill();
-        });
-      });
-    }
-  }
-
-  function watch() {
-    document.querySelectorAll("figure.chart").forEach(function (fig) {
-      if (fig.dataset.ready === "true") { alternative(fig); return; }
-      const mo = new MutationObserver(function () {
-        if (fig.dataset.ready === "true") { mo.disconnect(); alternative(fig); }
-      });
-      mo.observe(fig, { attributes: true, attributeFilter: ["data-ready"] });
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
-  else watch();
+  window.Charts.update = update;
+  window.Charts.fastPath = fastPath;
+  core.fast = { keyOf: function (d, l, c) { return fastPath() ? keyOf(d, l, c) : null; }, prime: prime, settle: settle };
 })();
