@@ -54,10 +54,11 @@ URL_ATTRS = frozenset(
         "codebase",
         "usemap",
         "xlink:href",
+        "data-speaker",  # a deck's speaker view (deck.js opens it)
     }
 )
 LIST_ATTRS = frozenset({"srcset", "imagesrcset"})  # comma-separated "url descriptor" candidates
-SPACE_ATTRS = frozenset({"ping", "archive"})  # space-separated URLs
+SPACE_ATTRS = frozenset({"ping", "archive", "data-present-scripts"})  # space-separated URLs (a deck's reveal.js files)
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 DATA_TYPES = frozenset({"application/json", "application/ld+json"})  # <script> blocks that are data, not code
 DATA_ESCAPE = re.compile(r"<!--|<script", re.I)

@@ -171,8 +171,10 @@ def segments(pg) -> dict[str, float | None]:
 
 def test_the_parts_of_the_step_are_checkboxes_operated_from_the_keyboard(page):
     boxes = sandbox.toggles(page, NAME, list(RESOURCES))
-    # The next stop of the Tab key after the last setting is the first part's checkbox.
+    # After the last setting the Tab key stops at the explorer's Reset, then at the first part's checkbox.
     page.focus(f"#{NAME}-fpga")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.className") == "explorer-reset"
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.id") == boxes[0][0]
 

@@ -1,7 +1,8 @@
 """JavaScript weight (issue 11): what each built page loads by itself, as Chromium fetched it, gzipped.
 
 A page with a chart loads at most 400 kB of JavaScript (gzip -9 of the files, summed): site.js and theme.js,
-Plotly, the chart files (assets/js/charts/), every chart's port and page code, and on a deck page reveal.js and deck.js. A page without a
+Plotly, the chart files (assets/js/charts/), every chart's port and page code, and on a deck page deck.js (reveal.js and its notes plugin load only when the
+deck is presented). A page without a
 chart loads no Plotly and no chart code at all (it still loads the site's own small scripts: site.js, theme.js,
 search.js, and figures.js on the figure index). `python scripts/bench_reader.py` prints the same numbers.
 """
@@ -55,12 +56,32 @@ def test_every_page_with_a_chart_loads_at_most_400_kb_of_javascript(loaded, site
     for path in charted:
         files = loaded[path]
         assert any("assets/vendor/plotly/" in f.as_posix() for f in files), f"{path}: Plotly not loaded"
-        if "/decks/" in path:
-            assert any(f.as_posix().endswith("assets/vendor/reveal/reveal.js") for f in files), path
+        if "/decks/" in path:  # reveal.js loads when the deck is presented, not for its reader
+            assert any(f.as_posix().endswith("assets/js/deck.js") for f in files), path
+            assert not any("assets/vendor/reveal/" in f.as_posix() for f in files), path
         total = gzipped(files)
         if total > BUDGET:
             over[path] = total
     assert not over, f"over {BUDGET} B of gzipped JavaScript: {over}"
+
+
+def test_a_deck_loads_reveal_and_its_notes_plugin_when_presented(browser, server: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    urls: list[str] = []
+    page.on("request", lambda r: urls.append(r.url) if r.resource_type == "script" else None)
+    try:
+        page.goto(server + "fopttrn/decks/01-transforms-in-training/", wait_until="networkidle")
+        assert not [u for u in urls if "/vendor/reveal/" in u]
+        page.click("[data-present]")
+        page.wait_for_selector(".deck-present-overlay .reveal.ready", timeout=30_000)
+        got = [urlsplit(u).path.rsplit("/", 1)[-1] for u in urls if "/vendor/reveal/" in u]
+        assert got == ["reveal.js", "notes.js"]
+        page.keyboard.press("Escape")
+        page.click("[data-present]")  # presented again: the files are not fetched a second time
+        page.wait_for_selector(".deck-present-overlay .reveal.ready", timeout=30_000)
+        assert len([u for u in urls if "/vendor/reveal/" in u]) == 2
+    finally:
+        page.close()
 
 
 def test_pages_without_a_chart_load_no_plotly_and_no_chart_code(loaded, site_dir):

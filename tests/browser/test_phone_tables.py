@@ -25,7 +25,8 @@ SPLIT_JS = """async () => {
     if (!cell.getClientRects().length) continue;
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      // A word, or each part of a compound word after its hyphens ("all-|gather" may break as prose does).
+      // A word, or each part of a compound word after its hyphens ("all-|gather" may break as prose does); the
+      // figure index's keys are text nodes of one part each (a dotted path breaks after its dots, at a <wbr>).
       const re = /[^\\s\\-\\u2010\\u2013\\u2014/]*[\\-\\u2010\\u2013\\u2014/]+|[^\\s\\-\\u2010\\u2013\\u2014/]+/g;
       let m;
       while ((m = re.exec(n.data))) {

@@ -113,7 +113,7 @@ def test_a_chart_data_table_opened_on_a_slide_scrolls_inside_the_slide(browser, 
         ids = page.eval_on_selector_all("section.slide:has(figure.chart)", "els => els.map(e => e.id)")
         for sid in ids:
             open_slide(page, server + deck + f"?present#{sid}")
-            toggle = page.locator(".reveal section.present .chart-data-toggle:not(.chart-csv)").first
+            toggle = page.locator(".reveal section.present .chart-data-toggle").first
             toggle.click()
             page.wait_for_selector(".reveal section.present .chart-data:not([hidden]) table")
             page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

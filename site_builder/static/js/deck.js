@@ -12,7 +12,7 @@
   const frame = document.querySelector(".deck-frame");
   const slides = document.querySelector(".deck-slides");
   const button = document.querySelector("[data-present]");
-  if (!frame || !slides || !button || typeof Reveal === "undefined") return;
+  if (!frame || !slides || !button) return;
   const params = new URLSearchParams(location.search);
   const receiver = params.has("receiver"); // a preview inside the speaker view
   let deck = null;
@@ -129,9 +129,40 @@
   window.addEventListener("beforeprint", fitForPrint);
   window.addEventListener("afterprint", unfit);
 
+  // reveal.js and its notes plugin (about 50 kB gzipped) load when the deck is first presented: a reader of the
+  // article never fetches them. The files are listed, in order, in the slides' data-present-scripts.
+  let loading = null;
+  function loadReveal() {
+    if (typeof Reveal !== "undefined") return Promise.resolve();
+    if (!loading) {
+      loading = (slides.getAttribute("data-present-scripts") || "").split(/\s+/).filter(Boolean).reduce(function (p, src) {
+        return p.then(function () {
+          return new Promise(function (resolve, reject) {
+            const s = document.createElement("script");
+            s.src = src;
+            s.onload = resolve;
+            s.onerror = function () { reject(new Error(src + ": not loaded")); };
+            document.head.appendChild(s);
+          });
+        });
+      }, Promise.resolve());
+      loading.catch(function () { loading = null; });
+    }
+    return loading;
+  }
+
   function present(startId) {
     unfit();
     if (deck) { deck.slide(indexOf(startId)); return; }
+    if (typeof Reveal === "undefined") {
+      const wasRestoring = restoring;
+      loadReveal().then(function () {
+        const before = restoring;
+        restoring = wasRestoring;
+        try { if (!deck) present(startId); } finally { restoring = before; }
+      });
+      return;
+    }
     overlay = document.createElement("div");
     overlay.className = "deck-present-overlay";
     overlay.setAttribute("role", "dialog");

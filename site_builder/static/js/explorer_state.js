@@ -21,9 +21,6 @@
 // When another script writes the URL (history.pushState or replaceState: a deck entering or leaving present mode),
 // every explorer's parameters are written into the new URL at once.
 //
-// When another script writes the URL (history.pushState or replaceState: a deck entering or leaving present mode),
-// every explorer's parameters are written into the new URL at once.
-//
 // A "Reset" button (no id: benchmarks move only controls with ids) puts every control back to its first value
 // and removes the explorer's parameters from the URL.
 //
@@ -349,7 +346,7 @@
     if (fig.querySelector(":scope > .chart-csv") || !fig.querySelector(".js-plotly-plot")) return;
     const toggle = fig.querySelector(":scope > .chart-data-toggle");
     if (!toggle) return;
-    const b = Charts.el("button", { type: "button", className: "chart-data-toggle chart-csv", text: "Download CSV",
+    const b = Charts.el("button", { type: "button", className: "chart-csv", text: "Download CSV",
       title: "The chart's points as shown, as a CSV file" });
     b.addEventListener("click", function () { download(fig); });
     toggle.parentNode.insertBefore(b, toggle.nextSibling);

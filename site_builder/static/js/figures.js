@@ -44,6 +44,17 @@
     return a;
   }
 
+  // A key is a dotted path: it may break after a dot or an underscore (<wbr>), never inside a part, so a long key
+  // fits its column without a scrolling cell
+  function keyCode(k) {
+    var code = el("code", "");
+    k.split(/(?<=[._])/).forEach(function (part, i) {
+      if (i) code.appendChild(document.createElement("wbr"));
+      code.appendChild(document.createTextNode(part));
+    });
+    return code;
+  }
+
   function cell(label, cls) {
     var td = el("td", cls);
     td.setAttribute("data-label", label);
@@ -55,7 +66,7 @@
     var tr = el("tr");
     tr.setAttribute("data-key", f.key);
     var key = cell("Key", "fig-key");
-    key.appendChild(el("code", "", f.key));
+    key.appendChild(keyCode(f.key));
     var text = cell("Text", "fig-text");
     text.appendChild(figLink(f));
     if (f.published !== undefined && f.published !== f.text) {
