@@ -15,12 +15,11 @@ from markdown_it import MarkdownIt
 
 from site_builder.collect import check_refs, parse_page
 from site_builder.content import Page
-from site_builder.decks import SOURCE_DOCS, Slide, SourceRef, split_slides
+from site_builder.decks import SOURCE_DOCS, Slide, SourceLink, SourceRef, split_slides
 from site_builder.errors import InputError
 from site_builder.figures import Registry, ResultsFile, slug
 from site_builder.glossary import GROUPS, Term
 from site_builder.plan import PlannedPage
-from site_builder.render.deck import SourceLink
 from site_builder.series import SERIES
 
 DOC_NAMES = {label: name for name, label in SOURCE_DOCS.items()}

@@ -95,7 +95,7 @@ def charts(opts: Options, log: Log = print) -> int:
     from site_builder.collect import parse_page
     from site_builder.content import load_content
     from site_builder.explorers import EXPLORERS
-    from site_builder.render.markdown import make_markdown
+    from site_builder.markdown.parser import make_markdown
 
     md = make_markdown()
     used: dict[str, list[str]] = {}

@@ -15,8 +15,8 @@ from markdown_it.token import Token
 
 from site_builder.content import Page
 from site_builder.errors import InputError
-from site_builder.render.markdown import CONTAINERS, raw_html_finder, url_scheme
-from site_builder.render.typed_numbers import typed_error, typed_in_tokens
+from site_builder.markdown.parser import CONTAINERS, raw_html_finder, url_scheme
+from site_builder.markdown.typed_numbers import typed_error, typed_in_tokens
 from site_builder.suggest import did_you_mean
 
 NO_HTML = "Markdown without raw HTML (figures, charts, containers and :value[…] have rules of their own)"
@@ -150,7 +150,7 @@ def check_directives(page: Page, tokens: list[Token], lines: list[str]) -> None:
 
 def check_typed(page: Page, tokens: list[Token], lines: list[str]) -> None:
     """No number typed in the prose: the first digit outside a figure that is not an allowed name is an error
-    naming its line (site_builder/render/typed_numbers.py)."""
+    naming its line (site_builder/markdown/typed_numbers.py)."""
     for typed, span in typed_in_tokens(tokens, skip_meta=page.kind == "deck"):
         raise typed_error(page.label, _line(page, lines, span, typed.word), typed)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.errors import InputError, describe
+from site_builder.markdown.typed_numbers import check_front_matter
 from site_builder.page_kinds import CONTENT_KINDS
-from site_builder.render.typed_numbers import check_front_matter
 from site_builder.series import SERIES
 from site_builder.sources.reading import CONTENT_MAX_BYTES, links_stay_inside, load_yaml, read_text
 from site_builder.suggest import did_you_mean

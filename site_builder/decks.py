@@ -42,6 +42,12 @@ class SourceRef:
     line: str  # "line N" of the deck file, for messages
 
 
+@dataclass(frozen=True)
+class SourceLink:
+    text: str  # "analysis §2"
+    href: str  # relative to the page
+
+
 @dataclass
 class Slide:
     id: str

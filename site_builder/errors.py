@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class BuildError(Exception):
     """A problem that stops the build. ``str()`` is the one line shown to the user."""
@@ -42,3 +44,13 @@ def describe(value: object, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f"{type(value).__name__} {text}"
+
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate: text that cannot be written as UTF-8 (the readers refuse it)."""
+
+
+def one_line(text: str, limit: int = 120) -> str:
+    """``text`` on one line, cut to ``limit`` characters: how a message quotes what it found."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -19,19 +19,10 @@ from site_builder.figures import ResultsFile
 from site_builder.series import SERIES
 
 if TYPE_CHECKING:
-    from site_builder.models.simulation.presets import Presets
     from site_builder.results_doc import KeyedCell, ResultsDoc
-    from site_builder.sources.experiment import ExperimentData
+    from site_builder.sources.inputs import Inputs
 
 VENDORED_RESULTS_MD = "demo-fixed-band/tinystories-gpu/results.md"
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """Everything the models need, loaded and validated."""
-
-    experiment: ExperimentData
-    presets: Presets
 
 
 @dataclass(frozen=True)

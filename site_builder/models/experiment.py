@@ -6,11 +6,49 @@ Pure functions over the validated run records (see ``site_builder.sources.experi
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from site_builder.sources.experiment import RUN_NAME, Run
+# <dataset>-<variant>[-<band>]-k16-<chunking>[-enob<E>-p<P>][-agc<N>][-fbsent]-lr<rate>-s<seed>
+RUN_NAME = re.compile(
+    r"^(?P<group>(?P<dataset>[a-z]+)-(?P<variant>adamw|topk|band|calib|optics)"
+    r"(?:-(?P<band>low|high|zigzag|random|calib))?"
+    r"(?:-k(?P<k>\d+)-(?P<chunking>1d|2d)(?P<chunk>\d+))?"
+    r"(?:-enob(?P<enob>[\d.]+)-p(?P<planes>\d+))?"
+    r"(?:-agc(?P<agc>\d+))?(?P<fbsent>-fbsent)?"
+    r"-lr(?P<lr>[\d.e-]+))-s(?P<seed>\d+)$"
+)
+VARIANTS = ("adamw", "topk", "band", "calib", "optics")
+
+
+@dataclass(frozen=True)
+class EvalPoint:
+    step: int
+    val_loss: float
+    train_loss: float
+    payload_bytes: float
+    wire_bytes: float
+    seconds: float
+    clip_rate: float | None
+    clip_rate_interval: float | None
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    group: str
+    seed: int
+    config: dict[str, Any]
+    n_params: int
+    payload_per_step: int
+    payload_int64_per_step: int
+    wire_per_step: float
+    evals: tuple[EvalPoint, ...]
+    vocab: int
+
 
 VALUE_BYTES = 2  # every transmitted value is BF16
 INT64_INDEX_BYTES = 8

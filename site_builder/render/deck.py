@@ -7,19 +7,12 @@ on the slide and its speaker view shows it)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from markdown_it import MarkdownIt
 
-from site_builder.decks import TOPICS_ID, Slide
-
-
-@dataclass(frozen=True)
-class SourceLink:
-    text: str  # "analysis §2"
-    href: str  # relative to the page
+from site_builder.decks import TOPICS_ID, Slide, SourceLink
 
 
 def render_slides(

@@ -17,10 +17,10 @@ from site_builder.cache import ResultsCache, entry_name
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
 from site_builder.figures import Registry, ResultsFile
+from site_builder.markdown.parser import fig_html
 from site_builder.plan import PlannedPage
 from site_builder.render import extras
 from site_builder.render.carry import Carry
-from site_builder.render.markdown import fig_html
 from site_builder.render.templates import SiteSandbox, render_template
 
 STATIC = Path(__file__).resolve().parent.parent / "static"

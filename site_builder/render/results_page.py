@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 
 from site_builder import mdtables
 from site_builder.figures import Figure, row_anchor, slug
-from site_builder.render.markdown import fig_html
+from site_builder.markdown.parser import fig_html
 
 PLAIN = re.compile(r"[^*_`\[\]\\<>&!~:]*")
 

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from site_builder.errors import InputError, describe
 from site_builder.paths import Paths
-from site_builder.producers import Inputs
 from site_builder.sources import reading
 from site_builder.sources.pins import Pinned, Roots, load_pinned
 
+if TYPE_CHECKING:
+    from site_builder.models.simulation.presets import Presets
+    from site_builder.sources.experiment import ExperimentData
+
 PRESETS = "presets.yaml"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything the models need, loaded and validated."""
+
+    experiment: ExperimentData
+    presets: Presets
 
 
 def load_inputs(paths: Paths, pinned: Pinned | None = None) -> Inputs:

@@ -25,7 +25,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from site_builder.errors import SURROGATE as _SURROGATE
 from site_builder.errors import InputError
+from site_builder.errors import one_line as _one_line
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -39,17 +41,12 @@ YAML_MAX_BYTES = 1 * MIB
 DEFAULT_MAX_BYTES = DATA_MAX_BYTES
 """The limit :func:`read_text` applies when none is given."""
 
-YAML_MAX_CHARS = 1 * MIB
-"""Default limit on the length of YAML text given to :func:`load_yaml`."""
-YAML_MAX_DEPTH = 64
-"""Default limit on YAML nesting (collections inside collections)."""
 JSON_MAX_DEPTH = 64
 """Default limit on JSON nesting (arrays/objects inside arrays/objects)."""
 JSON_MAX_INT_DIGITS = 30
 """Integers in JSON with more digits than this are rejected (before Python converts them)."""
 
 _BOM = b"\xef\xbb\xbf"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _ERRNO_REASONS = {
     errno.ENOENT: "no such file",
@@ -61,11 +58,6 @@ _ERRNO_REASONS = {
     errno.ENAMETOOLONG: "a path too long",
     errno.ENXIO: "a device or socket, not a file",
 }
-
-
-def _one_line(text: str, limit: int = 120) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _reason(err: OSError, path: Path) -> str:
@@ -223,13 +215,14 @@ def sha256_file(path: Path, label: str) -> str:
 
 
 def load_yaml(
-    text: str, label: str, first_line: int = 1, max_chars: int = YAML_MAX_CHARS, max_depth: int = YAML_MAX_DEPTH
+    text: str, label: str, first_line: int = 1, max_chars: int | None = None, max_depth: int | None = None
 ) -> object:
     """Parse one YAML document safely (``None`` for an empty one): :func:`site_builder.sources.yaml_text.load_yaml`,
     imported on first use (PyYAML takes longer to import than a build after a one-page edit reads YAML for)."""
     from site_builder.sources.yaml_text import load_yaml as load
 
-    return load(text, label, first_line, max_chars, max_depth)
+    limits = {k: v for k, v in (("max_chars", max_chars), ("max_depth", max_depth)) if v is not None}
+    return load(text, label, first_line, **limits)
 
 
 # ---------------------------------------------------------------------------------------------- JSON
@@ -472,8 +465,6 @@ __all__ = [
     "JSON_MAX_DEPTH",
     "JSON_MAX_INT_DIGITS",
     "YAML_MAX_BYTES",
-    "YAML_MAX_CHARS",
-    "YAML_MAX_DEPTH",
     "decode_text",
     "load_json",
     "load_jsonl",

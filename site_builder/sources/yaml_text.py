@@ -11,13 +11,14 @@ from typing import Any
 
 import yaml
 
+from site_builder.errors import SURROGATE as _SURROGATE
 from site_builder.errors import BuildError, InputError
-from site_builder.sources.reading import (
-    _SURROGATE,
-    YAML_MAX_CHARS,
-    YAML_MAX_DEPTH,
-    _one_line,
-)
+from site_builder.errors import one_line as _one_line
+
+YAML_MAX_CHARS = 1024 * 1024
+"""Default limit on the length of YAML text given to :func:`load_yaml`."""
+YAML_MAX_DEPTH = 64
+"""Default limit on YAML nesting (collections inside collections)."""
 
 # Characters YAML does not allow in a stream (PyYAML's Reader.NON_PRINTABLE, plus lone surrogates).
 _YAML_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

@@ -20,7 +20,7 @@ from site_builder.cli import main
 from site_builder.collect import check_refs, parse_page
 from site_builder.content import load_page
 from site_builder.errors import InputError
-from site_builder.render.markdown import make_markdown
+from site_builder.markdown.parser import make_markdown
 from site_builder.sources.experiment import load_results_json, load_run
 from tests.build.test_bad_inputs import Sandbox, leftovers
 from tests.conftest import VENDOR

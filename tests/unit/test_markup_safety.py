@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from site_builder.errors import BuildError
+from site_builder.markdown.parser import make_markdown, safe_url
 from site_builder.render.links import check_links, extract
-from site_builder.render.markdown import make_markdown, safe_url
 from site_builder.render.templates import make_env, render_template
 
 

@@ -7,7 +7,7 @@ import json
 
 from site_builder import mdtables
 from site_builder.figures import Figure, Registry, ResultsFile, Source
-from site_builder.render.markdown import make_markdown
+from site_builder.markdown.parser import make_markdown
 from site_builder.render.results_page import render_results
 from tests.conftest import PROJECT
 

@@ -11,7 +11,7 @@ from site_builder.collect import check_refs, parse_page
 from site_builder.content import Page
 from site_builder.errors import InputError
 from site_builder.figures import Figure, Registry, Source
-from site_builder.render.markdown import make_markdown
+from site_builder.markdown.parser import make_markdown
 from site_builder.render.results_page import render_results
 
 RESULTS = """# Title

@@ -11,8 +11,8 @@ import pytest
 from site_builder import mdtables
 from site_builder.errors import BuildError
 from site_builder.figures import Figure, Registry, Source
+from site_builder.markdown.parser import make_markdown
 from site_builder.render import extras
-from site_builder.render.markdown import make_markdown
 from site_builder.render.results_page import render_results
 from tests.unit.test_render import RESULTS
 

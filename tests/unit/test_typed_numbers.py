@@ -9,8 +9,8 @@ import pytest
 from site_builder.collect import check_typed, parse_page
 from site_builder.content import Page
 from site_builder.errors import InputError
-from site_builder.render.markdown import make_markdown
-from site_builder.render.typed_numbers import check_front_matter, front_matter_text, typed_in, typed_in_tokens
+from site_builder.markdown.parser import make_markdown
+from site_builder.markdown.typed_numbers import check_front_matter, front_matter_text, typed_in, typed_in_tokens
 
 ALLOWED = {
     "section number": "as §2 and §7a show, and §2–§4 in turn",

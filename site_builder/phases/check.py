@@ -1,0 +1,60 @@
+"""Check: every internal link and anchor of the written pages resolves, no page loads an external resource or
+runs an inline script. Pages not read before are parsed once for this check and the search index; when many
+pages are new, their links are read in a forked process beside the search index's extraction."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from site_builder import print_phase, processes
+from site_builder.phases.collect import Collected
+from site_builder.phases.context import BuildContext
+from site_builder.phases.render import Rendered
+
+NOTE = "internal links and anchors resolve, no external resource, no inline script"
+
+
+@dataclass
+class Checking:
+    scanned: int  # pages parsed now for the link check and the search index
+    t0: float
+    beside: processes.Beside[int] | None  # the link check, when it runs beside the search index
+
+
+def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: print_phase.Printed) -> Checking:
+    """Start the link check (or run it, when it does not run beside the search index). Every link is checked, the
+    decks' PDFs included; only a build told not to print (``printed.skipped``) lets its PDF links stand unprinted."""
+    from site_builder import page_scan
+    from site_builder.render.links import check_links
+
+    t0 = time.perf_counter()
+    renderer, paths = rendered.renderer, ctx.paths
+    scanned = page_scan.prefill(rendered.tmp, renderer.digests, paths.cache) if paths.cache is not None else 0
+    if scanned:
+        ctx.stage("scan", t0, f"{scanned} new pages parsed once for the link check and the search index")
+    t_checks = time.perf_counter()
+    made_from = {p.url: p.made_from for p in collected.plan}
+
+    def links() -> int:
+        return check_links(
+            rendered.tmp,
+            made_from,
+            pages=renderer.written,
+            cache=paths.cache,
+            unprinted=frozenset(printed.written) if printed.skipped else frozenset(),
+            digests=renderer.digests,
+        )
+
+    if not rendered.shared:
+        ctx.stage("checks", t_checks, f"{links()} {NOTE}")
+        return Checking(scanned, t_checks, None)
+    beside = processes.Beside(links)
+    ctx.children.callback(beside.cancel)
+    return Checking(scanned, t_checks, beside)
+
+
+def checked(ctx: BuildContext, checking: Checking) -> None:
+    """The link check's verdict, when it ran beside the search index."""
+    if checking.beside is not None:
+        ctx.stage("checks", checking.t0, f"{checking.beside.result()} {NOTE} (beside the search index)")

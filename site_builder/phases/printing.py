@@ -1,0 +1,23 @@
+"""Print: each deck's PDF written into the temporary output folder before the checks (so the link check sees it),
+printed in Chromium from the built deck page or taken from the PDF store (site_builder/print_phase.py)."""
+
+from __future__ import annotations
+
+import time
+
+from site_builder import print_phase
+from site_builder.phases.collect import Collected
+from site_builder.phases.context import BuildContext
+from site_builder.phases.render import Rendered
+
+
+def printing(ctx: BuildContext, collected: Collected, rendered: Rendered) -> print_phase.Printed:
+    """The decks' PDFs; with ``Options(print_decks=False)`` (the tests' in-process builds) none is printed and the
+    link check is told which PDF links are left unprinted."""
+    t0 = time.perf_counter()
+    decks = {d.page.url: d.pdf for d in collected.series.decks}
+    store = print_phase.store_folder(ctx.opts, ctx.log) if ctx.opts.print_decks else None
+    printed = print_phase.run(rendered.tmp, decks, store, rendered.renderer.digests, ctx.opts.print_decks)
+    ctx.stage("print", t0, printed.note())
+    ctx.summary.printed = printed.printed
+    return printed

@@ -1,0 +1,147 @@
+"""Render: every page written into the temporary output folder, from the render cache when its key (made from
+every object the renderer is given, site_builder/render/keys.py) was seen before, with the static files, the
+downloads, the sitemap and the figure list."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from site_builder import processes
+from site_builder.phases.collect import Collected
+from site_builder.phases.context import BuildContext, writing
+from site_builder.phases.load import Loaded
+from site_builder.phases.models import Modeled
+from site_builder.plan import PlannedPage, navigation
+from site_builder.series import SERIES
+
+SITE_TITLE = "Fourier Optics for Training · Compute in Transit"
+RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half are rendered in another process
+
+
+@dataclass
+class Rendered:
+    tmp: Path  # the temporary output folder
+    renderer: Any  # render.pages.PageRenderer, holding what was written
+    page_keys: dict[str, str]  # page URL -> its render key (none without a cache)
+    shared: bool  # some pages were rendered in a forked process (their links are read beside the index)
+    figures_json: str
+
+
+def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Rendered:
+    from site_builder.render import extras
+
+    t0 = time.perf_counter()
+    renderer = _renderer(ctx, loaded, modeled, collected, tmp)
+    with writing(f"--out {ctx.paths.out}"):
+        page_keys = _page_keys(ctx, modeled, collected, renderer)
+        plan = collected.plan
+        theirs = _shared_out(plan, renderer, page_keys)
+        render_side: processes.Beside[Any] | None = None
+        if theirs:  # half the pages to render are rendered in a forked process, writing into the same folder
+            render_side = processes.Beside(lambda: renderer.render_part(theirs, page_keys))
+            ctx.children.callback(render_side.cancel)
+        shared = {p.url for p in theirs}
+        for p in plan:
+            if p.url not in shared:
+                renderer.render(p, page_keys.get(p.url))
+        if render_side is not None:
+            renderer.merge_part(render_side.result(), [p.url for p in plan])
+        state = ctx.state
+        renderer.write_static(unchanged=state.unchanged("site_builder/static/"))
+        renderer.write_downloads(modeled.files, unchanged=state.unchanged("data/"))
+        base_url = extras.site_url(ctx.opts.site_url)
+        (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
+        figures_json = _figure_list(modeled, renderer, page_keys)
+        (tmp / "figures.json").write_text(figures_json, "utf-8")
+    reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
+    ctx.stage("render", t0, f"{len(plan)} pages{reused}")
+    return Rendered(tmp, renderer, page_keys, bool(theirs), figures_json)
+
+
+def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Any:
+    from site_builder.render.carry import Carry
+    from site_builder.render.pages import PageRenderer
+
+    plan, state = collected.plan, ctx.state
+    nav = navigation(plan, {k: s.title for k, s in SERIES.items()})
+    renderer = PageRenderer(
+        collected.env, collected.md, tmp, modeled.registry, nav, SITE_TITLE, collected.explorer_data
+    )
+    renderer.series = collected.series
+    renderer.titles = {p.url: p.title for p in plan if p.kind.name != "notfound"}
+    renderer.series_titles = {k: s.title for k, s in SERIES.items()}
+    renderer.files = modeled.files
+    pinned = modeled.models.pinned
+    if loaded.kept is not None:
+        renderer.pins = loaded.kept.pins
+    elif pinned is not None:
+        vendor_pins = pinned.pins.get("vendor", {})
+        renderer.pins = {
+            rf.label: f"vendor {rel} {vendor_pins[rel]}"
+            for rf in modeled.files.values()
+            if rf.label.startswith("vendor/") and (rel := rf.label.removeprefix("vendor/")) in vendor_pins
+        }
+    if state.intact and state.output:
+        renderer.carry = Carry(ctx.paths.out, tmp, state.output)
+    return renderer
+
+
+def _page_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, renderer: Any) -> dict[str, str]:
+    """Each page's render key, when the inputs were hashed (else no page is reused)."""
+    from site_builder.render import keys
+
+    state, models = ctx.state, modeled.models
+    if not state.files or models.cache.folder is None:
+        return {}
+    renderer.cache = models.cache
+    # every input but the content pages and glossary entries (what they hold is in the objects below) and the
+    # static files (copied as they are: no page holds their bytes; the method page lists the vendored ones'
+    # digests, and that list is in its own key)
+    code = [
+        (k, v)
+        for k, v in state.files.items()
+        if not (k.startswith("content/") and k.endswith(".md")) and not k.startswith("site_builder/static/")
+    ]
+    # every object the renderer was given, whole (render/keys.py): no list of what a page may read
+    site_state = keys.site_state(
+        hashlib.sha256(json.dumps([code, ctx.opts.site_url]).encode()).hexdigest(),
+        modeled.registry,
+        collected.figures_digest,
+        SITE_TITLE,
+        renderer.nav,
+        renderer.titles,
+        renderer.series_titles,
+        renderer.pins,
+        modeled.files,
+        collected.series,
+    )
+    return {p.url: keys.page_key(site_state, p, models.payload_digests) for p in collected.plan}
+
+
+def _figure_list(modeled: Modeled, renderer: Any, page_keys: dict[str, str]) -> str:
+    def figure_list() -> str:
+        return json.dumps(modeled.registry.to_json(modeled.files), separators=(",", ":"), ensure_ascii=False)
+
+    # all it holds (the figures, the pages using them, the files) is in the figure index page's key
+    index_key = page_keys.get("figures/")
+    return modeled.models.cache.get_or_compute("figures-json", index_key, figure_list) if index_key else figure_list()
+
+
+def _shared_out(plan: list[PlannedPage], renderer: Any, page_keys: dict[str, str]) -> list[PlannedPage]:
+    """The pages a forked process renders: about half the work of the pages not in the cache (their sources'
+    sizes as the measure), or none when there are few of them or no process to spare."""
+    todo = [p for p in plan if not renderer.cached(p, page_keys.get(p.url))]
+    if len(todo) < RENDER_SHARED_FROM or not processes.can_share():
+        return []
+
+    def size(p: PlannedPage) -> int:
+        if p.parsed is not None:
+            return len(p.parsed.page.body)
+        return len(p.results.text) if p.results is not None else 20_000
+
+    return processes.halves(todo, size)[1]

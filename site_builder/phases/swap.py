@@ -1,0 +1,70 @@
+"""Swap: the temporary output folder replaces ``--out`` by renames only; and the basis of this build is kept
+for the next one (site_builder/basis.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+from pathlib import Path
+
+from site_builder import basis, outdir
+from site_builder.figures import Figures
+from site_builder.phases.collect import Collected
+from site_builder.phases.context import BuildContext
+from site_builder.phases.load import Loaded
+from site_builder.phases.models import Modeled
+from site_builder.phases.render import Rendered
+
+
+def remove_own_tmp(out: Path) -> None:
+    """Remove this process's temporary folders next to ``out`` (an interrupt may land between their making
+    and the ``try`` that removes them)."""
+    prefix = f".{out.name}.tmp-{os.getpid()}-"
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(out.parent):
+            if entry.name.startswith(prefix) and entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+_SIGNALS = {s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGINT", None)) if s is not None}
+
+
+def swap(tmp: Path, out: Path) -> None:
+    """Replace ``out`` by ``tmp`` with renames only, SIGTERM/SIGINT held back meanwhile: a signal between the
+    two renames would leave the previous site under its temporary ``.old`` name. A signal that arrived
+    during the swap is raised as soon as it is done (the new site is then in place)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        outdir.swap_in(tmp, out)
+    finally:
+        if old is not None:
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a pending signal's handler runs here
+            except outdir.Interrupted as e:
+                e.args = (str(e).replace("nothing was written", f"the new site was already in place in {out}"),)
+                raise
+
+
+def remember(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, rendered: Rendered) -> None:
+    """Keep what this build derived from every input but content/ for the next build (only after every phase
+    passed)."""
+    kept, models, store = loaded.kept, modeled.models, ctx.store
+    if store.folder is None or not ctx.state.basis:
+        return
+    made = basis.Basis(
+        loaded.digests,
+        rendered.renderer.pins,
+        Figures.rows_of(modeled.registry.figures),
+        models.figure_texts(modeled.registry),
+        collected.figures_digest,
+        collected.fixed,
+        {
+            **(kept.payloads if kept is not None else {}),
+            **{n: (collected.explorer_data[n], models.payload_digests[n]) for n in collected.charts},
+        },
+        {**(kept.template_figures if kept is not None else {}), **collected.template_figs},
+        loaded.front.used,
+    )
+    basis.write(store, ctx.state.basis, made, kept)

@@ -1,0 +1,35 @@
+"""The last checks before the swap: the drift check's verdict (when it ran beside the build), and the parity
+check: whatever the caches held, every figure written equals its cell in the results files on disk."""
+
+from __future__ import annotations
+
+import time
+
+from site_builder import parity
+from site_builder.phases.collect import Collected
+from site_builder.phases.context import BuildContext
+from site_builder.phases.models import Modeled
+from site_builder.phases.render import Rendered
+from site_builder.phases.store import cases_note
+
+
+def drift(ctx: BuildContext, modeled: Modeled) -> None:
+    if modeled.drift is not None:
+        t0 = time.perf_counter()
+        cases = modeled.drift.result()
+        ctx.summary.computed += cases[0]
+        ctx.stage("drift", t0, f"{cases_note(cases)}: results and cases equal the committed files, no drift")
+
+
+def parity_check(ctx: BuildContext, collected: Collected, rendered: Rendered) -> None:
+    t0 = time.perf_counter()
+    plan, renderer = collected.plan, rendered.renderer
+    unchanged_list = renderer.carry is not None and renderer.carry.same_bytes("figures.json", rendered.figures_json)
+    shown = parity.check_built(
+        {p.url: renderer.written[p.url] for p in plan if p.url in renderer.written},
+        None if unchanged_list else rendered.figures_json,
+        parity.Cells(ctx.paths.project, ctx.paths.vendor),
+    )
+    carried = len(plan) - sum(1 for p in plan if p.url in renderer.written)
+    note = f"{shown} figures written equal their cells in the results files on disk ({carried} pages carried)"
+    ctx.stage("parity", t0, note)
