@@ -7,41 +7,20 @@ build makes is made, and the figures' pages are known) and throw the folder away
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import json
 import re
-import tempfile
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 from site_builder.paths import Options
 from site_builder.provenance import cell_text, pages_text
+from site_builder.trial import built
 
 Log = Callable[[str], None]
 
 
-@contextlib.contextmanager
-def _built(opts: Options, log: Log, print_decks: bool = True) -> Iterator[Path]:
-    """A full build into a temporary folder, removed afterwards (with its up-to-date record). ``print_decks`` False:
-    for a listing that reads the figures only, the decks' PDFs are not printed (see Options.print_decks)."""
-    from site_builder import uptodate
-    from site_builder.build import build
-
-    with tempfile.TemporaryDirectory(prefix="site-builder-check-") as folder:
-        trial = dataclasses.replace(opts, out=Path(folder) / "site", print_decks=print_decks and opts.print_decks)
-        try:
-            build(trial, log=log, state=uptodate.check(trial))
-            yield Path(folder) / "site"
-        finally:
-            record = uptodate.record_path(trial.paths())
-            if record is not None:
-                record.unlink(missing_ok=True)
-
-
 def check(opts: Options, log: Log = print) -> None:
     """Every check ``build`` makes (pins, drift, cells, content rules, links), publishing nothing."""
-    with _built(opts, log):
+    with built(opts, log):
         pass
     log("every check passed; nothing was written to the output folder")
 
@@ -61,7 +40,7 @@ def matcher(pattern: str | None) -> Callable[[str], bool]:
 
 def figures(opts: Options, pattern: str | None, log: Log = print) -> int:
     """Every figure whose key or text matches: key, text, source cell, the pages showing it. Returns the count."""
-    with _built(opts, lambda _line: None, print_decks=False) as site:
+    with built(opts, lambda _line: None, print_decks=False) as site:
         doc = json.loads((site / "figures.json").read_text("utf-8"))
     match = matcher(pattern)
     n = 0

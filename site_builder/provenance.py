@@ -157,11 +157,11 @@ def explain_lines(fig: dict[str, Any], pins: dict[str, dict[str, str]]) -> list[
 
 def explain(opts: Options, key: str, log: Log = print) -> None:
     """Print where figure ``key`` comes from; an unknown key is a one-line error with the nearest keys."""
-    from site_builder.authoring import _built
     from site_builder.sources.pins import load_pins
     from site_builder.suggest import did_you_mean
+    from site_builder.trial import built
 
-    with _built(opts, lambda _line: None, print_decks=False) as site:
+    with built(opts, lambda _line: None, print_decks=False) as site:
         figures = by_key(json.loads((site / "figures.json").read_text("utf-8")), "figures.json")
     fig = figures.get(key)
     if fig is None:
