@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 PIP := $(PY) -m pip install --quiet --require-hashes --no-deps
 
-.PHONY: site results test lint unit browser serve bench chromium clean lock pdf
+.PHONY: site results test lint unit browser serve bench bench-scale chromium clean lock pdf
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,10 @@ serve: $(VENV)/.serve-stamp
 
 bench: $(VENV)/.site-stamp $(VENV)/.bench-stamp
 	$(PY) scripts/bench_build.py
+
+# Synthetic sites of 18 to 2,000 pages from the real content, against MkDocs (and Debian's Hugo when installed).
+bench-scale: $(VENV)/.site-stamp $(VENV)/.bench-stamp
+	$(PY) scripts/bench_scale.py
 
 lock:
 	scripts/lock.sh
