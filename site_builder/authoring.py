@@ -14,9 +14,9 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from site_builder.paths import Options
+from site_builder.provenance import cell_text, pages_text
 
 Log = Callable[[str], None]
 
@@ -58,10 +58,6 @@ def matcher(pattern: str | None) -> Callable[[str], bool]:
     return lambda text: low in text.lower()
 
 
-def _cell(source: dict[str, Any]) -> str:
-    return f"{source['file']} § {source['section']} › {' / '.join(source['row'])} › {source['column']}"
-
-
 def figures(opts: Options, pattern: str | None, log: Log = print) -> int:
     """Every figure whose key or text matches: key, text, source cell, the pages showing it. Returns the count."""
     with _built(opts, lambda _line: None) as site:
@@ -71,8 +67,7 @@ def figures(opts: Options, pattern: str | None, log: Log = print) -> int:
     for f in doc["figures"]:
         if match(f["key"]) or match(f["text"]):
             n += 1
-            pages = ", ".join("/" + p for p in f["pages"]) or "no page"
-            log(f"{f['key']}\t{f['text']}\t{_cell(f['source'])}\t{pages}")
+            log(f"{f['key']}\t{f['text']}\t{cell_text(f['source'])}\t{pages_text(f['pages'])}")
     log(f"{n} of {len(doc['figures'])} figures" + (f" match {pattern!r}" if pattern else ""))
     return n
 

@@ -17,7 +17,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, printable
 from site_builder.paths import Options
 
 MARKER = ".site-builder-cache"
@@ -32,7 +32,7 @@ OWN_FOLDERS = frozenset({"search", "jinja"})
 
 
 def _show(path: object) -> str:
-    return repr(str(path))[1:-1]  # escapes, so one error is one line
+    return printable(str(path))  # escapes, so one error is one line
 
 
 def _fail(cache: Path, found: str) -> BuildError:
