@@ -51,11 +51,11 @@ def build_cmd(project: Path, out: Path, cache: Path) -> list[str]:
     ]  # fmt: skip
 
 
-def mkdocs_project(root: Path) -> Path:
-    """The project's content pages as a plain MkDocs site (same Markdown files, default theme)."""
+def mkdocs_project(root: Path, content: Path = PROJECT / "content") -> Path:
+    """The content pages as a plain MkDocs site (same Markdown files, default theme)."""
     docs = root / "docs"
-    for page in sorted((PROJECT / "content").rglob("*.md")):
-        dest = docs / page.relative_to(PROJECT / "content")
+    for page in sorted(content.rglob("*.md")):
+        dest = docs / page.relative_to(content)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(page, dest)
     (root / "mkdocs.yml").write_text(

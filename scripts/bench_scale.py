@@ -34,9 +34,8 @@ from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
-SHARED = PROJECT.parent / "shared"
-ENV = dict(os.environ)
+from bench_build import ENV, PROJECT, build_cmd, mkdocs_project  # scripts/, this script's folder
+
 HUGO = shutil.which("hugo")
 #: The pages copied for each copy: every series page that is not a series home or the series glossary.
 COPIED = ("*/decks/*.md", "*/optics.md", "*/method.md")
@@ -80,23 +79,8 @@ def run(cmd: list[str], cwd: Path) -> Run:
     return Run(seconds, usage.ru_maxrss / 1024)
 
 
-def ours(project: Path, out: Path, cache: Path) -> list[str]:
-    return [
-        sys.executable, "-m", "site_builder", "build", "--project", str(project), "--out", str(out),
-        "--cache", str(cache), "--vendor", str(SHARED / "vendor"), "--reference", str(SHARED / "reference"),
-    ]  # fmt: skip
-
-
-def mkdocs_project(project: Path, root: Path) -> list[str]:
-    docs = root / "docs"
-    for page in sorted((project / "content").rglob("*.md")):
-        dest = docs / page.relative_to(project / "content")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(page, dest)
-    config = root / "mkdocs.yml"
-    config.write_text(
-        "site_name: bench\nuse_directory_urls: true\nmarkdown_extensions:\n  - tables\n  - toc\n", encoding="utf-8"
-    )
+def mkdocs_cmd(project: Path, root: Path) -> list[str]:
+    config = mkdocs_project(root, project / "content") / "mkdocs.yml"
     return [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)]
 
 
@@ -133,18 +117,36 @@ def size(site: Path) -> int:
     return sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
 
 
-def bench_size(tmp: Path, pages: int, runs: int) -> dict[str, object]:
+@dataclass
+class Size:
+    """One synthetic size: per tool, the HTML pages and bytes it wrote; per measure, the runs."""
+
+    written: dict[str, tuple[int, int]]  # "ours", "mkdocs", "hugo" -> (HTML pages, bytes)
+    runs: dict[str, list[Run]]  # "cold", "mk", "hugo", "warm", "edit"
+
+    def seconds(self, measure: str) -> float:
+        return statistics.median(r.seconds for r in self.runs[measure]) if self.runs[measure] else 0.0
+
+    def rss(self, measure: str) -> float:
+        return statistics.median(r.rss_mb for r in self.runs[measure]) if self.runs[measure] else 0.0
+
+    def per_page(self, measure: str, tool: str) -> float:
+        pages = self.written[tool][0]
+        return self.seconds(measure) / pages if pages else 0.0
+
+
+def bench_size(tmp: Path, pages: int, runs: int, keep: bool) -> Size:
     root = tmp / f"n{pages}"
     project = synthetic_project(root, pages)
-    mk = mkdocs_project(project, root / "mkdocs")
+    mk = mkdocs_cmd(project, root / "mkdocs")
     hugo = hugo_project(project, root / "hugo") if HUGO else None
     # Bytecode and the OS's file cache, untimed.
-    run(ours(project, root / "warmup", root / "warmup-cache"), PROJECT)
+    run(build_cmd(project, root / "warmup", root / "warmup-cache"), PROJECT)
     shutil.rmtree(root / "warmup-cache")
     r: dict[str, list[Run]] = {k: [] for k in ("cold", "mk", "hugo", "warm", "edit")}
     for i in range(runs):
         out, cache = root / f"cold-{i}", root / f"cache-{i}"
-        r["cold"].append(run(ours(project, out, cache), PROJECT))
+        r["cold"].append(run(build_cmd(project, out, cache), PROJECT))
         if i < runs - 1:
             shutil.rmtree(out)
             shutil.rmtree(cache)
@@ -154,35 +156,23 @@ def bench_size(tmp: Path, pages: int, runs: int) -> dict[str, object]:
             shutil.rmtree(root / "hugo" / "public", ignore_errors=True)
             r["hugo"].append(run(hugo, root / "hugo"))
     site, cache = root / f"cold-{runs - 1}", root / f"cache-{runs - 1}"
-    ours_pages, ours_bytes = html_pages(site), size(site)
+    written = {"ours": (html_pages(site), size(site))}
     for _ in range(runs):
-        r["warm"].append(run(ours(project, site, cache), PROJECT))
+        r["warm"].append(run(build_cmd(project, site, cache), PROJECT))
     edited = copied_pages(project / "content")[-1]
     original = edited.read_text(encoding="utf-8")
     for i in range(runs):
         edited.write_text(original + f"\nAn edited sentence, version {chr(65 + i)}.\n", encoding="utf-8")
-        r["edit"].append(run(ours(project, site, cache), PROJECT))
-    mk_site = root / "mkdocs" / "site"
-    hugo_site = root / "hugo" / "public"
-    result: dict[str, object] = {
-        "pages": ours_pages,
-        "bytes": ours_bytes,
-        "mk_pages": html_pages(mk_site),
-        "mk_bytes": size(mk_site),
-        "hugo_pages": html_pages(hugo_site) if hugo else 0,
-        "hugo_bytes": size(hugo_site) if hugo else 0,
-    }
-    for key, values in r.items():
-        if values:
-            result[key] = statistics.median(v.seconds for v in values)
-            result[key + "_rss"] = statistics.median(v.rss_mb for v in values)
-            result[key + "_runs"] = [round(v.seconds, 2) for v in values]
-    if not os.environ.get("BENCH_SCALE_KEEP"):
+        r["edit"].append(run(build_cmd(project, site, cache), PROJECT))
+    mk_site, hugo_site = root / "mkdocs" / "site", root / "hugo" / "public"
+    written["mkdocs"] = (html_pages(mk_site), size(mk_site))
+    written["hugo"] = (html_pages(hugo_site), size(hugo_site)) if hugo else (0, 0)
+    if not keep:
         shutil.rmtree(root)
-    return result
+    return Size(written, r)
 
 
-def report(results: list[dict[str, object]], runs: int) -> None:
+def report(results: list[Size], runs: int) -> None:
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
         f"medians of {runs}; Hugo: {'present' if HUGO else 'not installed'}"
@@ -193,30 +183,27 @@ def report(results: list[dict[str, object]], runs: int) -> None:
     )
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
+    tools = ("ours", "mkdocs", "hugo")
     for x in results:
-        pages, mk_pages, hugo_pages = int(x["pages"]), int(x["mk_pages"]), int(x["hugo_pages"])  # type: ignore[call-overload]
-        cold, mk = float(x["cold"]), float(x["mk"])  # type: ignore[arg-type]
-        per, mk_per = cold / pages, mk / max(mk_pages, 1)
-        hugo = float(x.get("hugo", 0.0))  # type: ignore[arg-type]
-        hugo_per = hugo / hugo_pages if hugo_pages else 0.0
+        pages = x.written["ours"][0]
+        per, mk_per, hugo_per = x.per_page("cold", "ours"), x.per_page("mk", "mkdocs"), x.per_page("hugo", "hugo")
+        vs_mk = f"{per / mk_per:.2f}x" if mk_per else "-"
         vs_hugo = f"{per / hugo_per:.1f}x" if hugo_per else "-"
-        rss = float(x["cold_rss"])  # type: ignore[arg-type]
-        out = "/".join(
-            f"{int(x[b]) / max(int(x[p]), 1) / 1000:.0f}"  # type: ignore[call-overload]
-            for b, p in (("bytes", "pages"), ("mk_bytes", "mk_pages"), ("hugo_bytes", "hugo_pages"))
-        )
+        out = "/".join(f"{b / max(p, 1) / 1000:.0f}" for p, b in (x.written[t] for t in tools))
         print(
-            f"| {pages}/{mk_pages}/{hugo_pages} | {cold:.2f} s | {per * 1000:.1f} | {per / mk_per:.2f}x | {vs_hugo} "
-            f"| {mk:.2f} s | {hugo:.2f} s | {rss:.0f} MB | {rss * 1024 / pages:.0f} "
-            f"| {float(x['mk_rss']):.0f} MB | {float(x.get('hugo_rss', 0.0)):.0f} MB "  # type: ignore[arg-type]
-            f"| {float(x['warm']):.2f} s | {float(x['edit']):.2f} s | {out} |"  # type: ignore[arg-type]
+            f"| {'/'.join(str(x.written[t][0]) for t in tools)} | {x.seconds('cold'):.2f} s | {per * 1000:.1f} "
+            f"| {vs_mk} | {vs_hugo} | {x.seconds('mk'):.2f} s | {x.seconds('hugo'):.2f} s | {x.rss('cold'):.0f} MB "
+            f"| {x.rss('cold') * 1024 / pages:.0f} | {x.rss('mk'):.0f} MB | {x.rss('hugo'):.0f} MB "
+            f"| {x.seconds('warm'):.2f} s | {x.seconds('edit'):.2f} s | {out} |"
         )
     for x in results:
-        print(f"runs at {x['pages']} pages: " + "; ".join(f"{k[:-5]} {x[k]}" for k in x if str(k).endswith("_runs")))
+        runs_text = "; ".join(f"{k} {[round(v.seconds, 2) for v in vs]}" for k, vs in x.runs.items() if vs)
+        print(f"runs at {x.written['ours'][0]} pages: {runs_text}")
     if len(results) > 1:
         a, b = results[0], results[-1]
-        growth = (float(b["cold_rss"]) - float(a["cold_rss"])) / (int(b["pages"]) - int(a["pages"]))  # type: ignore[arg-type, call-overload]
-        print(f"peak RSS growth: {growth * 1024:.0f} kB a page ({a['pages']} -> {b['pages']} pages)")
+        pa, pb = a.written["ours"][0], b.written["ours"][0]
+        growth = (b.rss("cold") - a.rss("cold")) / (pb - pa)
+        print(f"peak RSS growth: {growth * 1024:.0f} kB a page ({pa} -> {pb} pages)")
 
 
 def main() -> None:
@@ -231,13 +218,11 @@ def main() -> None:
     ENV.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory() as t:
         tmp = args.keep or Path(t)
-        if args.keep:
-            os.environ["BENCH_SCALE_KEEP"] = "1"
-            tmp.mkdir(parents=True, exist_ok=True)
+        tmp.mkdir(parents=True, exist_ok=True)
         ENV["PYTHONPYCACHEPREFIX"] = str(Path(t) / "pycache")
         results = []
         for n in sizes:
-            results.append(bench_size(tmp, n, args.runs))
+            results.append(bench_size(tmp, n, args.runs, keep=args.keep is not None))
             print(f"[{n} pages done]", file=sys.stderr)
     report(results, args.runs)
 
