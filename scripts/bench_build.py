@@ -44,10 +44,12 @@ def timed(cmd: list[str], cwd: Path) -> float:
     return time.perf_counter() - t0
 
 
-def build_cmd(project: Path, out: Path, cache: Path) -> list[str]:
+def build_cmd(project: Path, out: Path, cache: Path, pdf: bool = True) -> list[str]:
+    """The build as `make site` runs it; ``pdf`` False adds --no-pdf (the decks' PDFs are not printed)."""
     return [
         sys.executable, "-m", "site_builder", "build", "--project", str(project), "--out", str(out),
         "--cache", str(cache), "--vendor", str(SHARED / "vendor"), "--reference", str(SHARED / "reference"),
+        *([] if pdf else ["--no-pdf"]),
     ]  # fmt: skip
 
 
@@ -81,12 +83,17 @@ def main() -> None:
         mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(mk / "mkdocs.yml")]
         timed(build_cmd(project, tmp / "warmup", tmp / "warmup-cache"), PROJECT)  # bytecode, untimed
         timed([*mkdocs, "-d", str(mk / "warmup")], mk)
-        r: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "edit", "mk_cold", "mk_warm")}
+        r: dict[str, list[float]] = {k: [] for k in ("cold", "cold_nopdf", "warm", "edit", "mk_cold", "mk_warm")}
         cache = tmp / "cache"
         for i in range(n):
             r["cold"].append(timed(build_cmd(project, tmp / f"cold-{i}", tmp / f"empty-cache-{i}"), PROJECT))
             shutil.rmtree(tmp / f"cold-{i}")
             shutil.rmtree(tmp / f"empty-cache-{i}", ignore_errors=True)
+            r["cold_nopdf"].append(
+                timed(build_cmd(project, tmp / f"np-{i}", tmp / f"np-cache-{i}", pdf=False), PROJECT)
+            )
+            shutil.rmtree(tmp / f"np-{i}")
+            shutil.rmtree(tmp / f"np-cache-{i}", ignore_errors=True)
         timed(build_cmd(project, tmp / "site", cache), PROJECT)
         for _ in range(n):
             r["warm"].append(timed(build_cmd(project, tmp / "site", cache), PROJECT))
@@ -104,6 +111,7 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; medians of {n}")
     rows = [
         ("cold build (empty cache)", "cold", "mk_cold"),
+        ("cold build, no PDFs (--no-pdf)", "cold_nopdf", "mk_cold"),
         ("warm rebuild, nothing changed", "warm", "mk_warm"),
         ("one content page edited", "edit", "mk_warm"),
         ("mkdocs build (fresh output)", "mk_cold", None),

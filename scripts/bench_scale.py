@@ -10,6 +10,8 @@ from the kernel's accounting of that process (``os.wait4``). For each size and e
 1.6 on the same Markdown files (default theme) and Hugo (Debian's, when installed, with a minimal layout) run in
 turn, so that the machine's noise falls on all three alike. Then our warm rebuild (nothing changed) and a
 one-page edit (one copied page changed) are timed on the cold build's cache. Medians of ``--runs`` (default 3).
+Our builds run with ``--no-pdf``: neither peer prints slides, and the copied decks' PDFs would measure
+Chromium, not the build (``make bench`` times the cold build with and without them).
 
 Printed per size: pages written by each tool, cold seconds and milliseconds a page, the ratio to MkDocs and
 Hugo, peak RSS (MB, and kB a page), warm and one-edit seconds, and output bytes a page.
@@ -141,12 +143,12 @@ def bench_size(tmp: Path, pages: int, runs: int, keep: bool) -> Size:
     mk = mkdocs_cmd(project, root / "mkdocs")
     hugo = hugo_project(project, root / "hugo") if HUGO else None
     # Bytecode and the OS's file cache, untimed.
-    run(build_cmd(project, root / "warmup", root / "warmup-cache"), PROJECT)
+    run(build_cmd(project, root / "warmup", root / "warmup-cache", pdf=False), PROJECT)
     shutil.rmtree(root / "warmup-cache")
     r: dict[str, list[Run]] = {k: [] for k in ("cold", "mk", "hugo", "warm", "edit")}
     for i in range(runs):
         out, cache = root / f"cold-{i}", root / f"cache-{i}"
-        r["cold"].append(run(build_cmd(project, out, cache), PROJECT))
+        r["cold"].append(run(build_cmd(project, out, cache, pdf=False), PROJECT))
         if i < runs - 1:
             shutil.rmtree(out)
             shutil.rmtree(cache)
@@ -158,12 +160,12 @@ def bench_size(tmp: Path, pages: int, runs: int, keep: bool) -> Size:
     site, cache = root / f"cold-{runs - 1}", root / f"cache-{runs - 1}"
     written = {"ours": (html_pages(site), size(site))}
     for _ in range(runs):
-        r["warm"].append(run(build_cmd(project, site, cache), PROJECT))
+        r["warm"].append(run(build_cmd(project, site, cache, pdf=False), PROJECT))
     edited = copied_pages(project / "content")[-1]
     original = edited.read_text(encoding="utf-8")
     for i in range(runs):
         edited.write_text(original + f"\nAn edited sentence, version {chr(65 + i)}.\n", encoding="utf-8")
-        r["edit"].append(run(build_cmd(project, site, cache), PROJECT))
+        r["edit"].append(run(build_cmd(project, site, cache, pdf=False), PROJECT))
     mk_site, hugo_site = root / "mkdocs" / "site", root / "hugo" / "public"
     written["mkdocs"] = (html_pages(mk_site), size(mk_site))
     written["hugo"] = (html_pages(hugo_site), size(hugo_site)) if hugo else (0, 0)

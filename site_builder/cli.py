@@ -30,6 +30,11 @@ def parser() -> argparse.ArgumentParser:
         help="recompute every model and page; only the decks' PDFs are still kept in --cache (by their pages' bytes)",
     )
     b.add_argument(
+        "--no-pdf",
+        action="store_true",
+        help="do not print the decks' PDFs (benchmarks, drafts): the site is then incomplete, its PDF links unprinted",
+    )
+    b.add_argument(
         "--template-seconds",
         type=float,
         default=Options.template_seconds,
@@ -106,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         use_cache=not getattr(args, "no_cache", False),
         template_seconds=getattr(args, "template_seconds", Options.template_seconds),
         site_url=getattr(args, "site_url", None),
+        print_decks=not getattr(args, "no_pdf", False),
     )
     try:
         if args.command in ("serve", "pdf"):  # long-running: they handle Ctrl-C themselves

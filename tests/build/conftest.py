@@ -2,7 +2,7 @@
 
 These tests are about the build, not the decks' PDFs: the builds they run through the command line skip the print
 phase, by request (``Options(print_decks=False)``; the log says so and the link check reports the links to the PDFs
-as not checked). The command line itself has no such switch. tests/build/test_pdf_store.py builds with printing, as
+as not checked), as ``build --no-pdf`` does. tests/build/test_pdf_store.py builds with printing, as
 ``make site`` does, and tests/browser checks the printed PDFs.
 """
 

@@ -619,6 +619,19 @@ def test_a_good_build_prints_stages_and_a_summary(tmp_path: Path) -> None:
     assert (box.out / "figures.json").is_file()
 
 
+def test_no_pdf_builds_without_the_pdfs_and_a_later_build_prints_them(tmp_path: Path) -> None:
+    box = Sandbox(tmp_path)
+    run = [sys.executable, "-m", "site_builder", *box.args()]
+    proc = subprocess.run([*run, "--no-pdf"], capture_output=True, text=True, cwd=PROJECT, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^print .* 5 deck PDFs not printed, by request", proc.stdout, re.M)
+    assert not list(box.out.glob("*/decks/*.pdf"))
+    # the same inputs without --no-pdf are not "up to date": the build runs again and prints every deck
+    proc = subprocess.run(run, capture_output=True, text=True, cwd=PROJECT, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert len(list(box.out.glob("*/decks/*.pdf"))) == 5
+
+
 def test_the_matrix_has_the_cases_issue_8_asks_for() -> None:
     assert len(CASES) - 18 >= 25
 
