@@ -8,7 +8,10 @@
 // * on a narrow screen (plot under 600 px) drops Plotly's legend, whose entries would cover the axis: the series
 //   are then named by the chart's own toggles (an explorer's `.explorer-toggles`, else the ones a11y.js makes);
 // * lets tick labels overflow (ticklabeloverflow "allow", unless the explorer set it): Plotly would otherwise
-//   measure every label on every redraw, a forced layout each time.
+//   measure every label on every redraw, a forced layout each time;
+// * on a presented slide (inside reveal's .slides), sets the plot's text at the slide's size: 16 px at least for
+//   ticks, axis titles, legend and hover (an explorer's smaller sizes included), with the axes' margins grown to
+//   fit (automargin). Entering or leaving present mode redraws each plot with the layout its explorer last gave.
 //
 // window.Charts here:
 // * Charts.roundUp(x): the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above x, for the top of a
@@ -22,6 +25,7 @@
   "use strict";
   if (typeof Plotly === "undefined") return;
   const NARROW = 600;
+  const SLIDE_TEXT = 16; // px: the smallest text of a presented slide (deck.css)
   const state = new WeakMap(); // plot div -> { args: [data, layout, config], hidden: Set of series, own: bool }
 
   function css(name, fallback) {
@@ -53,6 +57,26 @@
     return w < NARROW;
   }
   function groupOf(t) { return t.legendgroup || t.name || ""; }
+  function onSlide(gd) { return !!(gd && gd.closest && gd.closest(".reveal .slides")); }
+  function atLeast(font) {
+    const f = Object.assign({}, font);
+    f.size = Math.max(f.size || 0, SLIDE_TEXT);
+    return f;
+  }
+  // The layout for a slide: every text of the plot at least SLIDE_TEXT, the axes' margins grown to hold it.
+  function forSlide(l) {
+    l.font = atLeast(l.font);
+    l.hoverlabel = Object.assign({}, l.hoverlabel, { font: atLeast(l.hoverlabel && l.hoverlabel.font) });
+    if (l.legend) l.legend = Object.assign({}, l.legend, { font: atLeast(l.legend.font) });
+    axisNames(l).forEach(function (k) {
+      const a = Object.assign({}, l[k], { automargin: true, tickfont: atLeast(l[k] && l[k].tickfont) });
+      if (a.title && typeof a.title === "object") a.title = Object.assign({}, a.title, { font: atLeast(a.title.font) });
+      l[k] = a;
+    });
+    if (Array.isArray(l.annotations)) {
+      l.annotations = l.annotations.map(function (n) { return Object.assign({}, n, { font: atLeast(n.font) }); });
+    }
+  }
 
   function adaptLayout(gd, layout) {
     const l = Object.assign({}, layout || {});
@@ -68,10 +92,14 @@
         l[k]);
     });
     if (narrow(gd)) l.showlegend = false;
+    if (onSlide(gd)) forSlide(l);
     return l;
   }
   function adaptData(gd, data) {
     const s = state.get(gd);
+    if (Array.isArray(data) && onSlide(gd)) { // a trace's own text (labels by its points) at the slide's size
+      data = data.map(function (t) { return t && t.textfont ? Object.assign({}, t, { textfont: atLeast(t.textfont) }) : t; });
+    }
     if (!s || !s.hidden.size || !Array.isArray(data)) return data;
     return data.map(function (t) { return s.hidden.has(groupOf(t)) ? Object.assign({}, t, { visible: false }) : t; });
   }
@@ -106,6 +134,7 @@
       const fast = core.fast;
       const s = state.get(el) || { hidden: new Set(), own: false };
       s.args = [data, layout, config];
+      s.slide = onSlide(el);
       state.set(el, s);
       const d = adaptData(el, data), l = adaptLayout(el, layout), c = adaptConfig(config);
       s.key = fast ? fast.keyOf(d, l, c) : null;
@@ -175,6 +204,8 @@
       plots().forEach(function (gd) {
         if (!gd.layout || gd.offsetParent === null) return;
         const s = state.get(gd);
+        // moved onto a slide or back into the article: drawn again from its explorer's last layout
+        if (s && s.args && s.slide !== onSlide(gd)) { Plotly.react(gd, s.args[0], s.args[1], s.args[2]); return; }
         const want = narrow(gd) ? false : !(s && s.args && s.args[1] && s.args[1].showlegend === false);
         if ((gd.layout.showlegend !== false) !== want) Plotly.relayout(gd, { showlegend: want });
       });
