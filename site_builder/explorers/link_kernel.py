@@ -35,6 +35,7 @@ from site_builder.models.simulation.module import (
     module_time,
     stage_rates,
 )
+from site_builder.models.simulation.tables import HOT_SPOT_RESOURCES as RESOURCES
 from site_builder.producers import Produced
 
 VARIANTS = ("E", "Ep")
@@ -42,16 +43,6 @@ BUDGETS = ("low", "high", "free")
 DEFAULTS = {"variant": "E", "budget": "low", "planes": 8, "fpga": 20.0e9}
 PLANES_RANGE = (1, 16)
 FPGA_RANGE_G = (1, 40)  # G values/s, whole numbers
-# The hot-spot resources in results.md §6's column order (a unit test holds it equal to the results writer's).
-RESOURCES = (
-    "GPU compute",
-    "intra-DC link",
-    "module port",
-    "module optics",
-    "module compute",
-    "module FPGA",
-    "inter-DC link",
-)
 SPEC_KEYS = (
     "port_bytes_per_s",
     "lanes",

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from site_builder import fmt
+from site_builder.models.simulation.tables import HOT_SPOT_RESOURCES, ROWS
 from site_builder.producers import Produced
 
 if TYPE_CHECKING:
@@ -30,29 +31,6 @@ if TYPE_CHECKING:
     from site_builder.models.simulation.presets import Presets
 
 DEFAULTS = {"variant": "E", "budget": "free", "dcs": 2, "per_dc": 4, "wan": "eth-100g", "target": "3.158"}
-# The rows of the per-variant tables of results.md (variant, budget), as the simulation's writer lists them.
-ROWS: tuple[tuple[str, str | None], ...] = (
-    ("A", None),
-    ("B", None),
-    ("C", None),
-    ("Cp", None),
-    ("E", "free"),
-    ("E", "low"),
-    ("E", "high"),
-    ("Ep", "free"),
-    ("Ep", "low"),
-    ("Ep", "high"),
-)
-# The columns of results.md §6, in order.
-HOT_SPOT_RESOURCES = (
-    "GPU compute",
-    "intra-DC link",
-    "module port",
-    "module optics",
-    "module compute",
-    "module FPGA",
-    "inter-DC link",
-)
 PARTS = ("compute", "module", "latency", "intra", "wan")
 STAGES = ("port", "optics", "compute", "fpga")
 

@@ -41,6 +41,7 @@ from site_builder.models.simulation.module import (
     stage_rates,
 )
 from site_builder.models.simulation.presets import Presets
+from site_builder.models.simulation.tables import HOT_SPOT_RESOURCES, ROWS
 from site_builder.results.cells import Published, cell, published_against_ours
 from site_builder.results_doc import Cell, ResultsDoc, Section
 
@@ -66,19 +67,6 @@ WAN_SWEEP = (0.1e9, 1000e9)
 BUDGET_SWEEP = (1e9, 1e14)
 DILOCO_H = (1, 10, 100, 1000)
 
-# (variant key, budget) rows shown in the per-variant tables
-ROWS: tuple[tuple[str, str | None], ...] = (
-    ("A", None),
-    ("B", None),
-    ("C", None),
-    ("Cp", None),
-    ("E", "free"),
-    ("E", "low"),
-    ("E", "high"),
-    ("Ep", "free"),
-    ("Ep", "low"),
-    ("Ep", "high"),
-)
 
 # Figures quoted by deck CiT 05 and the results home page (seeds 004 and 003), for the comparison table.
 PUBLISHED: dict[str, str] = {
@@ -510,17 +498,6 @@ def _section_energy(ctx: _Context) -> dict[str, dict[str, float]]:
             else "not reached",
         )
     return energy_data
-
-
-HOT_SPOT_RESOURCES = (
-    "GPU compute",
-    "intra-DC link",
-    "module port",
-    "module optics",
-    "module compute",
-    "module FPGA",
-    "inter-DC link",
-)
 
 
 def _section_hot_spots(ctx: _Context) -> dict[str, dict[str, float]]:

@@ -75,8 +75,10 @@ def test_step_phases_sum_to_the_step(docs) -> None:
         assert [p["kind"] for p in phases].count("module") == (1 if key.startswith("E") else 0)
 
 
-def test_resources_are_the_results_columns() -> None:
-    assert link_kernel.RESOURCES == HOT_SPOT_RESOURCES
+def test_the_models_resources_are_the_hot_spot_columns() -> None:
+    """The resources the model charges a module stage to are columns of results.md §6 (one list, in
+    models/simulation/tables.py, that the writer and both explorers import)."""
+    assert link_kernel.RESOURCES is HOT_SPOT_RESOURCES
     assert [cf.module_resource(s) for s in ("port", "optics", "compute", "fpga")] == [
         r for r in HOT_SPOT_RESOURCES if r.startswith("module ")
     ]
