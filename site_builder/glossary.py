@@ -18,11 +18,8 @@ from site_builder.series import SERIES
 
 FOLDER = "glossary"
 KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-# Each series' glossary groups, in order.
-GROUPS: dict[str, tuple[str, ...]] = {
-    "fopttrn": ("The backward pass", "Training the optics", "Precision", "The training cluster"),
-    "cit": ("The experiment", "The link", "The simulation"),
-}
+# Each series' glossary groups, in order (declared with the series).
+GROUPS: dict[str, tuple[str, ...]] = {k: s.groups for k, s in SERIES.items()}
 
 
 @dataclass

@@ -17,9 +17,8 @@ from site_builder.phases.context import BuildContext, writing
 from site_builder.phases.load import Loaded
 from site_builder.phases.models import Modeled
 from site_builder.plan import PlannedPage, navigation
-from site_builder.series import SERIES
+from site_builder.series import SERIES, SITE_TITLE
 
-SITE_TITLE = "Fourier Optics for Training · Compute in Transit"
 RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half are rendered in another process
 
 
