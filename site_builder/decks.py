@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from site_builder.content import Page
 from site_builder.errors import InputError
+from site_builder.producers import PRODUCERS, VENDORED_RESULTS_MD
 
 SEPARATOR = re.compile(r"^---\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -25,13 +26,11 @@ BLOCK = re.compile(r"^(?P<name>Notes|Article):(?:\s+(?P<rest>.*?))?\s*$")
 SECTION_REF = re.compile(r"^§\s*(?P<n>\d+[a-z]?)$")
 TOPICS_ID = "topics"
 
-# Source names and the results file each stands for (its label in the figure registry).
+# Source names and the results file each stands for (its label in the figure registry): every results document the
+# project writes (producers.PRODUCERS, by name) and the experiment's own, vendored results ("vendor").
 SOURCE_DOCS = {
-    "analysis": "data/analysis/results.md",
-    "simulation": "data/simulation/results.md",
-    "experiment": "data/experiment/results.md",
-    "trainers": "data/trainers/results.md",
-    "vendor": "vendor/demo-fixed-band/tinystories-gpu/results.md",
+    **{p.name: p.results_label for p in PRODUCERS},
+    "vendor": f"vendor/{VENDORED_RESULTS_MD}",
 }
 
 

@@ -36,6 +36,11 @@ class Producer:
     cost: float = 0.1  # seconds it takes to compute, roughly (measured): only to share the work between processes
     reads: tuple[str, ...] = ()  # the roots of pinned inputs (vendor, reference) the document is computed from
 
+    @property
+    def results_label(self) -> str:
+        """Its results.md as the figure registry and the decks' ``Source:`` lines name it."""
+        return f"data/{self.name}/results.md"
+
 
 @dataclass
 class Produced:
@@ -156,5 +161,5 @@ def vendored_results(vendor: Path) -> ResultsFile:
 
 def produced_results(project: Path, p: Producer) -> ResultsFile:
     return ResultsFile(
-        label=f"data/{p.name}/results.md", path=project / "data" / p.name / "results.md", page=p.page, title=p.nav_title
+        label=p.results_label, path=project / "data" / p.name / "results.md", page=p.page, title=p.nav_title
     )

@@ -42,7 +42,10 @@ def test_slides_split_on_separator_lines_outside_code():
             r"line 12: expected a slide id used once in the deck \(also line 8\), found 'a'",
         ),
         ("## A {#Bad_Id}\n", r"line 8: expected a slide id of lowercase letters, digits and hyphens, found 'Bad_Id'"),
-        ("## A\n\nSource: nowhere §1\n", r"line 10: expected 'Source: <analysis \| simulation"),
+        (
+            "## A\n\nSource: nowhere §1\n",
+            r"line 10: expected 'Source: <experiment \| analysis \| simulation \| trainers \| vendor>",
+        ),
         ("## A\n\nSource: analysis 2\n", r"line 10: expected a section reference like §2 or §7a, found '2'"),
         ("## A\n\nTerms:\n", r"line 10: expected glossary keys after 'Terms:', found none"),
         ("## Topics {#topics}\n", r"expected a slide id used once in the deck \(also the generated topics slide\)"),
