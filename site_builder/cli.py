@@ -111,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         use_cache=not getattr(args, "no_cache", False),
         template_seconds=getattr(args, "template_seconds", Options.template_seconds),
         site_url=getattr(args, "site_url", None),
-        print_decks=not getattr(args, "no_pdf", False),
+        # only --no-pdf says anything of printing: otherwise Options' own default (tests/build/conftest.py's
+        # in-process builds replace Options by one that does not print)
+        **({"print_decks": False} if getattr(args, "no_pdf", False) else {}),
     )
     try:
         if args.command in ("serve", "pdf"):  # long-running: they handle Ctrl-C themselves
