@@ -69,7 +69,17 @@ def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
             "data_on_engines": False,
         },
         "terms": {v: {str(n): terms_of(docs, v, n) for n in lengths} for v in terms},
+        "schedules": schedules(docs),
     }
+
+
+def schedules(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+    """The schedule rows of results.md §4 (``data.masks.schedules_hyena2_2048``): the row's key (its figures are
+    ``ana.masks.schedule.SLUG.*``) and the variant, length, schedule, microbatch and model-parallel degree it was
+    computed at, the other settings being the defaults. The CSV keys the mask time at these settings."""
+    rows = _masks(docs)["schedules_hyena2_2048"]
+    keep = ("variant", "length", "schedule", "microbatch", "model_parallel")
+    return [{"slug": slug, **{k: b[k] for k in keep}} for slug, b in rows.items()]
 
 
 # ------------------------------------------------------------------------------------------------ outputs

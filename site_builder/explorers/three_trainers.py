@@ -55,7 +55,22 @@ def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
         "twin": d["twin"],
         "points": [{"fab": p["fab"], "noise": p["noise"], "loss": p["loss"]} for p in d["points"]],
         "final_steps": figures["trn.setting.final_steps"]["text"],
+        "curve_steps": curve_steps(docs),
     }
+
+
+def curve_steps(docs: Mapping[str, Produced]) -> list[int]:
+    """The steps of results.md §3's table (the first setting over training): there, the curves' points are the
+    figures ``trn.curve.STEP.TRAINER`` and ``trn.curve.STEP.twin``, which the CSV keys."""
+    from site_builder.results.trainers import CURVE_STEPS
+
+    figures = docs["trainers"].parsed["figures"]
+    trainers = [t["id"] for t in _data(docs)["trainers"]]
+    for step in CURVE_STEPS:
+        for k in [*trainers, "twin"]:
+            if f"trn.curve.{step}.{k}" not in figures:
+                raise ValueError(f"data/trainers/results.json: expected the figure trn.curve.{step}.{k}, found none")
+    return list(CURVE_STEPS)
 
 
 def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:

@@ -4,7 +4,9 @@ For each explorer of the sandbox (tests/browser/explorer_sandbox.py): random set
 reader makes them (each control's own event), are written to the URL; the URL opened again shows the same
 settings and draws the same traces. "Reset" brings back the defaults and a URL without the explorer's
 parameters; a stale or invented value in the URL is left out without an error; the CSV download is the traces
-the chart shows, point by point. Break-even's slider starts at its state's bandwidth.
+the chart shows, point by point. Break-even's slider starts at its state's bandwidth. The CSV rows of points
+that are registered figures at the explorer's settings carry the figure's key, text and source cell, and hold its
+value; at settings no figure was computed for, those rows carry none.
 """
 
 from __future__ import annotations
@@ -249,4 +251,108 @@ def test_points_that_are_figures_carry_their_key_and_source_cell(page):
     shown(page, name)
     rows = downloaded_rows(page, name)
     assert rows and all(r.get("figure") for r in rows if r["series"] != "Keep fraction") == (name != "breakeven")
+    assert page.problems == []
+
+
+def keyed_rows(pg, name: str, figures: dict) -> list[str]:
+    """The CSV's keyed rows, each checked against figures.json (value, text and source cell): their keys."""
+    keys = []
+    for row in downloaded_rows(pg, name):
+        if not row.get("figure"):
+            continue
+        f = figures[row["figure"]]
+        assert math.isclose(float(row["y"]), f["value"], rel_tol=1e-12), row
+        assert row["figure text"] == f["text"]
+        src = f["source"]
+        assert row["source"] == f"{src['file']} § {src['section']} › {' / '.join(src['row'])} › {src['column']}"
+        keys.append(row["figure"])
+    return keys
+
+
+def registry(pg) -> dict:
+    return pg.evaluate(
+        "() => fetch('../figures.json').then((r) => r.json()).then((j) => Object.fromEntries(j.figures.map((f) => [f.key, f])))"
+    )
+
+
+def slide(pg, sel: str, index: int) -> None:
+    pg.evaluate(
+        "([sel, i]) => { const e = document.querySelector(sel); e.value = String(i);"
+        " e.dispatchEvent(new Event('input', {bubbles: true})); }",
+        [sel, index],
+    )
+
+
+@pytest.mark.parametrize("page", ["step_mask"], indirect=True)
+def test_step_mask_bars_that_are_figures_carry_their_key(page):
+    """At the settings of results §4, every variant and length: the digital step, the data-by-data bar and the mask
+    time added are that row's figures; at a schedule row's settings the mask time is the schedule's; elsewhere none."""
+    name = "step_mask"
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    figures = registry(page)
+    shown(page, name)
+    default = keyed_rows(page, name, figures)
+    assert sorted(default) == [
+        "ana.masks.hyena2.2048.data_seconds_per_engine",
+        "ana.masks.hyena2.2048.digital_seconds",
+        "ana.masks.hyena2.2048.weight_seconds",
+    ]
+    variants = page.eval_on_selector_all("#step_mask-variant option", "os => os.map((o) => o.value)")
+    lengths = page.eval_on_selector_all("input[name='step_mask-length']", "rs => rs.map((r) => r.value)")
+    assert len(variants) * len(lengths) > 1
+    for v in variants:
+        page.select_option("#step_mask-variant", v)
+        for n in lengths:
+            page.check(f"input[name='step_mask-length'][value='{n}']")
+            shown(page, name)
+            row = f"ana.masks.{v}.{n}"
+            assert sorted(keyed_rows(page, name, figures)) == [
+                f"{row}.data_seconds_per_engine",
+                f"{row}.digital_seconds",
+                f"{row}.weight_seconds",
+            ]
+    page.select_option("#step_mask-variant", "hyena2")
+    page.check("input[name='step_mask-length'][value='2048']")
+    page.check("input[name='step_mask-schedule'][value='sequence-major']")
+    page.select_option("#step_mask-microbatch", "4")
+    shown(page, name)
+    assert keyed_rows(page, name, figures) == ["ana.masks.schedule.seq_major_m4.weight_seconds"]
+    page.select_option("#step_mask-microbatch", "16")  # no schedule row at this microbatch
+    shown(page, name)
+    assert keyed_rows(page, name, figures) == []
+    page.check("input[name='step_mask-schedule'][value='layer-major']")
+    page.select_option("#step_mask-model-parallel", "32")
+    shown(page, name)
+    assert keyed_rows(page, name, figures) == ["ana.masks.schedule.layer_major_mp32.weight_seconds"]
+    page.select_option("#step_mask-model-parallel", "1")
+    page.check("#step_mask-overlapped")  # the mask time is then what the step waits for beyond the digital work
+    shown(page, name)
+    assert sorted(keyed_rows(page, name, figures)) == [
+        "ana.masks.hyena2.2048.data_seconds_per_engine",
+        "ana.masks.hyena2.2048.digital_seconds",
+    ]
+    page.uncheck("#step_mask-overlapped")
+    slide(page, "#step_mask-tokens", int(page.input_value("#step_mask-tokens")) + 1)
+    shown(page, name)
+    rows = downloaded_rows(page, name)
+    assert rows and not any(r.get("figure") for r in rows)
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("page", ["three_trainers"], indirect=True)
+def test_three_trainers_curve_points_that_are_figures_carry_their_key(page):
+    """At the first setting each curve's points at the steps of results §3 are its figures; elsewhere only the
+    twin's curve, the same at every setting, keeps its keys."""
+    name = "three_trainers"
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    figures = registry(page)
+    shown(page, name)
+    curve = sorted(k for k in figures if k.startswith("trn.curve."))
+    assert sorted(keyed_rows(page, name, figures)) == curve
+    assert len(curve) >= 28
+    twin = [k for k in curve if k.endswith(".twin")]
+    fab = int(page.input_value("#three_trainers-fab"))
+    slide(page, "#three_trainers-fab", fab - 1 if fab else fab + 1)
+    shown(page, name)
+    assert sorted(keyed_rows(page, name, figures)) == twin
     assert page.problems == []

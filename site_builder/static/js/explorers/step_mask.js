@@ -247,7 +247,9 @@
         },
         {
           type: "bar", x: [CATS[1], CATS[2]],
-          y: [shown("exposed", e.step_seconds - e.remaining_seconds), shown("backward", b.backward_seconds)],
+          // not overlapped, the mask time itself (the model's, as results §4 prints it), not a difference of sums
+          y: [shown("exposed", state.overlapped ? e.step_seconds - e.remaining_seconds : e.mask_seconds),
+            shown("backward", b.backward_seconds)],
           marker: { color: [COLORS.exposed, COLORS.backward] },
           hovertext: [state.overlapped ? "Mask time not hidden" : "Mask time, added", "Mask writes, backward (conj H)"],
           hovertemplate: "%{hovertext}: %{y:.3f} s<extra></extra>",
@@ -330,8 +332,40 @@
     overlapBox.addEventListener("change", function () { state.overlapped = overlapBox.checked; update(); });
     dataBox.addEventListener("change", function () { state.dataOnEngines = dataBox.checked; update(); });
 
+    // The CSV's figure keys (analysis results §4). At the §4 settings (the defaults: tokens, GPUs, TFLOP/s,
+    // layer-major, no model parallelism; the microbatch counts only sequence-major), the digital step and the
+    // data-by-data bar are ana.masks.VARIANT.LENGTH.digital_seconds and .data_seconds_per_engine, and the mask time
+    // the step waits for (not overlapped, no data-by-data masks on the engines) is .weight_seconds. At a schedule
+    // row's settings (Hyena-2 at its length, the defaults but for the schedule, microbatch and model-parallel
+    // degree), that mask time is ana.masks.schedule.SLUG.weight_seconds. Nothing else drawn is a figure.
+    function atDefaults() {
+      return TOKENS[state.tokens] === d0.step_tokens && GPUS[state.gpus] === d0.gpus &&
+        TFLOPS[state.tflops] === d0.tflops;
+    }
+    function scheduleIs(schedule, microbatch, modelParallel) {
+      return state.schedule === schedule && state.modelParallel === modelParallel &&
+        (schedule !== "sequence-major" || state.microbatch === microbatch);
+    }
+    function figures(trace, j) {
+      if (trace.type !== "bar" || !atDefaults()) return null;
+      const row = "ana.masks." + state.variant + "." + state.length;
+      const plain = scheduleIs(d0.schedule, d0.microbatch, d0.model_parallel);
+      if (trace.x.length === CATS.length) {
+        if (!plain) return null;
+        return j === 0 ? row + ".digital_seconds" : j === 3 ? row + ".data_seconds_per_engine" : null;
+      }
+      if (j !== 0 || state.overlapped || state.dataOnEngines) return null;
+      if (plain) return row + ".weight_seconds";
+      const r = data.schedules.filter(function (q) {
+        return q.variant === state.variant && q.length === state.length &&
+          scheduleIs(q.schedule, q.microbatch, q.model_parallel);
+      })[0];
+      return r ? "ana.masks.schedule." + r.slug + ".weight_seconds" : null;
+    }
+
     return {
       plot: plot,
+      figures: figures,
       first: function () {
         syncControls();
         const first = compute();

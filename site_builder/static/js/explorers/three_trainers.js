@@ -145,8 +145,22 @@
     fab.input.addEventListener("input", update);
     noise.input.addEventListener("input", update);
 
+    // The CSV's figure keys (trainers results §3): at the curves' recorded steps of that table, the twin's curve
+    // (the same at every setting: it never meets the hardware) is trn.curve.STEP.twin, and at the first setting
+    // each trainer's curve is trn.curve.STEP.TRAINER. At any other setting a trainer's points are no figure.
+    function figures(trace, j) {
+      const step = trace.x[j];
+      if (data.curve_steps.indexOf(step) < 0) return null;
+      if (trace.name === TWIN_NAME) return "trn.curve." + step + ".twin";
+      const t = data.trainers.filter(function (q) { return q.name === trace.name; })[0];
+      const s = setting();
+      if (!t || s.fab !== data.default.fab || s.noise !== data.default.noise) return null;
+      return "trn.curve." + step + "." + t.id;
+    }
+
     return {
       plot: plot,
+      figures: figures,
       first: function () {
         const first = current();
         show(first.s, first.point);
