@@ -6,7 +6,8 @@ settings and draws the same traces. "Reset" brings back the defaults and a URL w
 parameters; a stale or invented value in the URL is left out without an error; the CSV download is the traces
 the chart shows, point by point. Break-even's slider starts at its state's bandwidth. The CSV rows of points
 that are registered figures at the explorer's settings carry the figure's key, text and source cell, and hold its
-value; at settings no figure was computed for, those rows carry none.
+value; at settings no figure was computed for, those rows carry none (captured energy, break-even, step/mask, the
+three trainers, the link kernel, transit and the loss curves; Amdahl's bars are PFLOP per step, which no figure is).
 """
 
 from __future__ import annotations
@@ -254,6 +255,22 @@ def test_points_that_are_figures_carry_their_key_and_source_cell(page):
     assert page.problems == []
 
 
+# Where a keyed row's number is and its unit against its figure's (figure's value = the number × the factor): the link
+# kernel's bars are horizontal, stage rates in G values/s and the step in ms; transit's segments are horizontal, in ms
+# per step; a loss-curves mark sits at its steps (x), a curve's last point at its loss (y).
+PLACES = {
+    "link_kernel": lambda series: ("x", 1e-3 if series == "The step, ms" else 1e9),
+    "transit": lambda series: ("x", 1e-3),
+    "loss_curves": lambda series: ("x", 1.0) if series == "first reaches the target" else ("y", 1.0),
+}
+
+
+def keyed(pg, name: str, figures: dict) -> list[str]:
+    """The CSV's figure keys at the current state (its data table shown first), each row checked."""
+    shown(pg, name)
+    return keyed_rows(pg, name, figures)
+
+
 def keyed_rows(pg, name: str, figures: dict) -> list[str]:
     """The CSV's keyed rows, each checked against figures.json (value, text and source cell): their keys."""
     keys = []
@@ -261,7 +278,8 @@ def keyed_rows(pg, name: str, figures: dict) -> list[str]:
         if not row.get("figure"):
             continue
         f = figures[row["figure"]]
-        assert math.isclose(float(row["y"]), f["value"], rel_tol=1e-12), row
+        column, factor = PLACES.get(name, lambda series: ("y", 1.0))(row["series"])
+        assert math.isclose(float(row[column]) * factor, f["value"], rel_tol=1e-12), row
         assert row["figure text"] == f["text"]
         src = f["source"]
         assert row["source"] == f"{src['file']} § {src['section']} › {' / '.join(src['row'])} › {src['column']}"
@@ -355,4 +373,60 @@ def test_three_trainers_curve_points_that_are_figures_carry_their_key(page):
     slide(page, "#three_trainers-fab", fab - 1 if fab else fab + 1)
     shown(page, name)
     assert sorted(keyed_rows(page, name, figures)) == twin
+
+
+def move(pg, selector: str, value: str) -> None:
+    """A range or select moved as a reader moves it (its own event)."""
+    pg.evaluate(
+        """([sel, v]) => { const e = document.querySelector(sel); e.value = v;
+          e.dispatchEvent(new Event(e.type === 'range' ? 'input' : 'change', {bubbles: true})); }""",
+        [selector, value],
+    )
+
+
+@pytest.mark.parametrize("page", ["link_kernel", "transit", "loss_curves"], indirect=True)
+def test_points_of_the_simulation_and_curves_explorers_that_are_figures(page):
+    """Keyed rows hold their figure's value (in the chart's unit), text and source cell, only at the settings the
+    figure was computed for: moved off them, the rows that are no longer that figure lose their key."""
+    name = page.url.rstrip("/").rsplit("x-", 1)[1]
+    page.wait_for_selector(f"#chart-{name}[data-state='ready']")
+    figures = page.evaluate(
+        "() => fetch('../figures.json').then((r) => r.json()).then((j) => Object.fromEntries(j.figures.map((f) => [f.key, f])))"
+    )
+    if name == "link_kernel":
+        rates = {"sim.module.port_gvalues", "sim.setting.module.optics_gvalues", "sim.setting.module.fpga"}
+        for budget in ("low", "high", "free"):
+            page.check(f"#link_kernel-budget-{budget}")
+            keys = keyed(page, name, figures)
+            assert sorted(keys) == sorted(rates | {f"sim.module.time_ms.{budget}"})
+        # the optics' rate and the module's time move with the planes; the port's and the FPGA's do not
+        move(page, "#link_kernel-planes", "5")
+        assert sorted(keyed(page, name, figures)) == ["sim.module.port_gvalues", "sim.setting.module.fpga"]
+        move(page, "#link_kernel-planes", "8")
+        move(page, "#link_kernel-fpga", "30")
+        assert sorted(keyed(page, name, figures)) == ["sim.module.port_gvalues", "sim.setting.module.optics_gvalues"]
+    elif name == "transit":
+        assert keyed(page, name, figures) == []  # seconds to the target, by part: none is a figure
+        page.check("#transit-view-1")  # one step, in ms
+        assert keyed(page, name, figures) == ["sim.anchor.compute_ms"]
+        move(page, "#transit-wan", "eth-25g")
+        assert keyed(page, name, figures) == []
+    else:
+        keys = keyed(page, name, figures)
+        finals = [k for k in keys if k.startswith("exp.final_mean.")]
+        assert len(finals) == 8 and len(keys) == 15  # every shown curve's end; a mark per configuration that gets there
+        targets = page.evaluate(
+            "() => [...document.querySelectorAll('#loss_curves-target option')].map((o) => o.value)"
+        )
+        marks = 0
+        for t in targets:
+            move(page, "#loss_curves-target", t)
+            keys = keyed(page, name, figures)
+            assert sorted(k for k in keys if k.startswith("exp.final_mean.")) == sorted(finals)
+            steps = [k for k in keys if not k.startswith("exp.final_mean.")]
+            assert all(k.startswith("exp.steps.") and k.endswith("." + t) for k in steps)
+            marks += len(steps)
+        assert marks >= 20
+        page.click("#loss_curves-axis-wire")  # a mark's x is bytes on the wire: no figure
+        assert sorted(keyed(page, name, figures)) == sorted(finals)
     assert page.problems == []

@@ -147,7 +147,9 @@
     // printed on the bars, whose text Plotly would measure on every update), and the step as one bar per resource
     // laid end to end (one trace of a segment per resource, in the results' column order from the left; a resource
     // the step does not use, or one hidden, has no segment and the others close up).
+    let drawnPhases = []; // the step's phases the bars were last drawn from (the CSV's figure keys read them)
     function traces(o, ph) {
+      drawnPhases = ph;
       const rates = [[], []], text = [[], []];
       port.STAGES.forEach(function (s) {
         const r = o.rates[s];
@@ -241,8 +243,32 @@
     planes.input.addEventListener("input", function () { state.planes = Number(planes.input.value); update(); });
     fpga.input.addEventListener("input", function () { state.fpga = Number(fpga.input.value) * 1e9; update(); });
 
+    // The CSV's figure keys (simulation results §3 and §12), only where the bar is that figure at this setting: the
+    // port's rate at any setting (sim.module.port_gvalues); the optics' at the plane count the results use
+    // (sim.setting.module.optics_gvalues) and the FPGA's at their FPGA rate (sim.setting.module.fpga); and, at both,
+    // the step's segment of the module's binding stage, when the module's phase is its only phase: the module's time
+    // per step at this budget (sim.module.time_ms.BUDGET, the same for E and E′). Bars in G values/s and ms, the
+    // figures in values/s and s.
+    function figures(trace, j) {
+      const planesAt = state.planes === model.spec.planes;
+      const fpgaAt = state.fpga === model.spec.fpga_values_per_s;
+      if (trace.yaxis === "y") {
+        const stage = port.STAGES[j];
+        if (stage === "port") return "sim.module.port_gvalues";
+        if (stage === "optics" && planesAt) return "sim.setting.module.optics_gvalues";
+        if (stage === "fpga" && fpgaAt) return "sim.setting.module.fpga";
+        return null;
+      }
+      if (trace.yaxis !== "y2" || !planesAt || !fpgaAt) return null;
+      const r = model.resources[j];
+      const same = drawnPhases.filter(function (p) { return p.resource === r; });
+      const module = drawnPhases.filter(function (p) { return p.kind === "module"; });
+      return same.length === 1 && module.length === 1 && same[0] === module[0] ? "sim.module.time_ms." + state.budget : null;
+    }
+
     return {
       plot: plot,
+      figures: figures,
       first: function () {
         const first = port.outputs(model, settings());
         show(first);

@@ -273,8 +273,26 @@
 
     targetSelect.addEventListener("change", function () { state.target = targetSelect.value; update(); });
 
+    // The CSV's figure keys (experiment results §2 and §4): a shown configuration's mean curve ends at its final loss,
+    // the mean over its seeds of their last evaluation (exp.final_mean.ID, the point's y); on the steps axis, a mark
+    // sits at the steps that configuration takes to reach the chosen target (exp.steps.ID.TARGET, the point's x; on
+    // the wire axis its x is bytes, no figure). The curves' other points are the runs' evaluations, no figures.
+    const SERIES_OF = {};
+    data.series.forEach(function (s) { SERIES_OF[s.id] = s; });
+    function figures(trace, j) {
+      const t = targetOf(state.target);
+      if (trace.name === "first reaches the target") {
+        const s = data.series[j];
+        return state.axis === "steps" && t && s && state.shown[s.id] && s.reach[t.text].mean !== null
+          ? "exp.steps." + s.id + "." + t.text : null;
+      }
+      const s = trace.mode === "lines" ? SERIES_OF[trace.legendgroup] : undefined;
+      return s && state.shown[s.id] && j === s.steps.length - 1 ? "exp.final_mean." + s.id : null;
+    }
+
     return {
       plot: plot,
+      figures: figures,
       first: function () {
         show();
         return [traces(), layout(), PLOT_CONFIG];

@@ -301,8 +301,18 @@
       if (part) { state.shown[part] = ev.target.checked; update(); }
     });
 
+    // The CSV's figure keys: one segment is a registered figure, A's GPU compute in one step on the topology of the
+    // defaults (2 DC × 4 over 100 GbE), the compute row of the closed form worked on AdamW there (simulation results
+    // §4, sim.anchor.compute_ms; the bar in ms, the figure in s). Every other segment is a part of a step or of a
+    // time the results print only whole.
+    function figures(trace, j) {
+      const home = state.shape === d0.dcs + "x" + d0.per_dc && state.wan === d0.wan;
+      return home && state.view === "step" && trace.name === PARTS[0][1] && ROWS[j] === "A" ? "sim.anchor.compute_ms" : null;
+    }
+
     return {
       plot: plot,
+      figures: figures,
       first: function () {
         syncControls();
         const first = compute();
