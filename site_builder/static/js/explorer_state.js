@@ -261,6 +261,7 @@
   }
   // The site's figures.json (key -> {text, source}), read once, when a CSV with figures is first asked for.
   let registry = null;
+  let registryLoaded = null; // the same, once it has arrived
   function figuresJson() {
     if (!registry) {
       let root = "";
@@ -274,6 +275,7 @@
       }).then(function (j) {
         const out = {};
         (j.figures || []).forEach(function (f) { out[f.key] = f; });
+        registryLoaded = out;
         return out;
       }).catch(function () { registry = null; return {}; });
     }
@@ -328,9 +330,14 @@
     });
     return lines.join("\r\n") + "\r\n";
   }
+  // The file is saved in the click's own task when figures.json is already here (it is fetched when the pointer or
+  // the focus reaches the button): a download started later, after the click's user activation, counts as an automatic download,
+  // which Chromium blocks after the first.
   function download(fig) {
     const keyer = keyers[nameOf(fig)];
-    (keyer ? figuresJson() : Promise.resolve(null)).then(function (figures) { save(fig, csv(fig, figures)); });
+    if (!keyer) { save(fig, csv(fig, null)); return; }
+    if (registryLoaded) { save(fig, csv(fig, registryLoaded)); return; }
+    figuresJson().then(function (figures) { save(fig, csv(fig, figures)); });
   }
   function save(fig, text) {
     const blob = new Blob([text], { type: "text/csv;charset=utf-8" });
@@ -350,6 +357,11 @@
       title: "The chart's points as shown, as a CSV file" });
     b.addEventListener("click", function () { download(fig); });
     toggle.parentNode.insertBefore(b, toggle.nextSibling);
+    // figures.json is fetched when the reader comes to the button (a pointer over it, or the focus), not with the
+    // page: a page that is only read (or printed) never loads it
+    if (keyers[nameOf(fig)]) {
+      ["pointerenter", "focus", "pointerdown"].forEach(function (ev) { b.addEventListener(ev, figuresJson); });
+    }
   }
 
   function ready(fig) {

@@ -176,7 +176,19 @@
     // every move changes values only and Charts.update redraws the traces alone, and the axes whose range or
     // title moved.
     const NONE = [];
-    const HOVER_X = { steps: "step %{x:,}", wire: "%{x:,.3f} GB on the wire per worker" }; // the x value, labelled
+    // The hover's x value, labelled, as each point's customdata: written once per series and axis, so that the
+    // hovertemplate stays the same on both axes and switching the axis changes values only (a changed template
+    // would cost a full redraw of every trace). Thousands grouped with commas, as Plotly's ",".
+    function grouped(text) {
+      const [whole, frac] = text.split(".");
+      return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (frac === undefined ? "" : "." + frac);
+    }
+    data.series.forEach(function (s) {
+      s.hoverX = {
+        steps: s.steps.map(function (x) { return "step " + grouped(String(x)); }),
+        wire: s.wire_gb.map(function (x) { return grouped(x.toFixed(3)) + " GB on the wire per worker"; }),
+      };
+    });
     const BAND = "rgba(120, 130, 140, 0.25)";
     const markColors = data.series.map(function (s) { return s.color; });
     const markSymbols = data.series.map(function (s) { return s.symbol; });
@@ -205,7 +217,8 @@
           name: s.name + " (" + s.nseeds + (s.nseeds > 1 ? " seeds)" : " seed)"),
           legendgroup: s.id, visible: true, type: "scatter", mode: "lines",
           line: { color: s.color, width: 2, dash: s.dash },
-          hovertemplate: s.name + "<br>" + HOVER_X[axis] + "<br>loss %{y:.3f}<extra></extra>",
+          customdata: on ? s.hoverX[axis] : NONE,
+          hovertemplate: s.name + "<br>%{customdata}<br>loss %{y:.3f}<extra></extra>",
         });
       });
       const t = targetOf(state.target);
