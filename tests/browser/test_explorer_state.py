@@ -273,10 +273,18 @@ def keyed(pg, name: str, figures: dict) -> list[str]:
     return keyed_rows(pg, name, figures)
 
 
+CSV_TEXT = """(name) => fetch('../figures.json').then((r) => r.json()).then((j) => {
+  const byKey = Object.fromEntries(j.figures.map((f) => [f.key, f]));
+  return ExplorerState.csv(document.getElementById('chart-' + name), byKey);
+})"""
+
+
 def keyed_rows(pg, name: str, figures: dict) -> list[str]:
-    """The CSV's keyed rows, each checked against figures.json (value, text and source cell): their keys."""
+    """The CSV's keyed rows, each checked against figures.json (value, text and source cell): their keys. The text is
+    the one the "Download CSV" button saves (ExplorerState.csv, with the site's figures.json), read in the page:
+    test_the_csv_is_the_points_the_chart_shows downloads it through the button."""
     keys = []
-    for row in downloaded_rows(pg, name):
+    for row in csv.DictReader(io.StringIO(pg.evaluate(CSV_TEXT, name))):
         if not row.get("figure"):
             continue
         f = figures[row["figure"]]
