@@ -96,7 +96,7 @@ def _build(
             shutil.rmtree(tmp, ignore_errors=True)
         raise
     summary = ctx.summary
-    summary.output = {**rendered.renderer.output(rendered.page_keys), "search": _search_code_key()}
+    summary.output = {**rendered.renderer.output(), "search": _search_code_key()}
     swap.remember(ctx, loaded, modeled, collected, rendered)
     summary.pages = len(collected.plan)
     summary.figures = len(modeled.registry.figures)

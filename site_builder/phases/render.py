@@ -26,7 +26,7 @@ RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half a
 class Rendered:
     tmp: Path  # the temporary output folder
     renderer: Any  # render.pages.PageRenderer, holding what was written
-    page_keys: dict[str, str]  # page URL -> its render key (none without a cache)
+    page_keys: dict[str, str]  # page URL -> its render key (keys.page_key; none without a cache)
     shared: bool  # some pages were rendered in a forked process (their links are read beside the index)
     figures_json: str
 
@@ -37,17 +37,17 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
     t0 = time.perf_counter()
     renderer = _renderer(ctx, loaded, modeled, collected, tmp)
     with writing(f"--out {ctx.paths.out}"):
-        page_keys = _page_keys(ctx, modeled, collected, renderer)
+        owns = _own_keys(ctx, modeled, collected, renderer)
         plan = collected.plan
-        theirs = _shared_out(plan, renderer, page_keys)
+        theirs = _shared_out(plan, renderer, owns)
         render_side: processes.Beside[Any] | None = None
         if theirs:  # half the pages to render are rendered in a forked process, writing into the same folder
-            render_side = processes.Beside(lambda: renderer.render_part(theirs, page_keys))
+            render_side = processes.Beside(lambda: renderer.render_part(theirs, owns))
             ctx.children.callback(render_side.cancel)
         shared = {p.url for p in theirs}
         for p in plan:
             if p.url not in shared:
-                renderer.render(p, page_keys.get(p.url))
+                renderer.render(p, owns.get(p.url))
         if render_side is not None:
             renderer.merge_part(render_side.result(), [p.url for p in plan])
         state = ctx.state
@@ -55,11 +55,11 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         renderer.write_downloads(modeled.files, unchanged=state.unchanged("data/"))
         base_url = extras.site_url(ctx.opts.site_url)
         (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
-        figures_json = _figure_list(modeled, renderer, page_keys)
+        figures_json = _figure_list(modeled, renderer)
         (tmp / "figures.json").write_text(figures_json, "utf-8")
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
-    return Rendered(tmp, renderer, page_keys, bool(theirs), figures_json)
+    return Rendered(tmp, renderer, dict(renderer.keys), bool(theirs), figures_json)
 
 
 def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Any:
@@ -72,6 +72,7 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
         collected.env, collected.md, tmp, modeled.registry, nav, SITE_TITLE, collected.explorer_data
     )
     renderer.series = collected.series
+    renderer.figures_digest = collected.figures_digest
     renderer.titles = {p.url: p.title for p in plan if p.kind.name != "notfound"}
     renderer.series_titles = {k: s.title for k, s in SERIES.items()}
     renderer.files = modeled.files
@@ -90,15 +91,17 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
     return renderer
 
 
-def _page_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, renderer: Any) -> dict[str, str]:
-    """Each page's render key, when the inputs were hashed (else no page is reused)."""
+def _own_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, renderer: Any) -> dict[str, str]:
+    """Each page's own key (keys.own_key: the code and inputs, its planned page, its charts' payloads), when the
+    inputs were hashed (else no page is reused). The site-wide values each page reads join its key as they are
+    read (render/pages.py ``Shared``)."""
     from site_builder.render import keys
 
     state, models = ctx.state, modeled.models
     if not state.files or models.cache.folder is None:
         return {}
     renderer.cache = models.cache
-    # every input but the content pages and glossary entries (what they hold is in the objects below) and the
+    # every input but the content pages and glossary entries (what they hold is in the objects pages read) and the
     # static files (copied as they are: no page holds their bytes; the method page lists the vendored ones'
     # digests, and that list is in its own key)
     code = [
@@ -106,35 +109,23 @@ def _page_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, render
         for k, v in state.files.items()
         if not (k.startswith("content/") and k.endswith(".md")) and not k.startswith("site_builder/static/")
     ]
-    # every object the renderer was given, whole (render/keys.py): no list of what a page may read
-    site_state = keys.site_state(
-        hashlib.sha256(json.dumps([code, ctx.opts.site_url]).encode()).hexdigest(),
-        modeled.registry,
-        collected.figures_digest,
-        SITE_TITLE,
-        renderer.nav,
-        renderer.titles,
-        renderer.series_titles,
-        renderer.pins,
-        modeled.files,
-        collected.series,
-    )
-    return {p.url: keys.page_key(site_state, p, models.payload_digests) for p in collected.plan}
+    renderer.code = hashlib.sha256(json.dumps([code, ctx.opts.site_url]).encode()).hexdigest()
+    return {p.url: keys.own_key(renderer.code, p, models.payload_digests) for p in collected.plan}
 
 
-def _figure_list(modeled: Modeled, renderer: Any, page_keys: dict[str, str]) -> str:
+def _figure_list(modeled: Modeled, renderer: Any) -> str:
     def figure_list() -> str:
         return json.dumps(modeled.registry.to_json(modeled.files), separators=(",", ":"), ensure_ascii=False)
 
-    # all it holds (the figures, the pages using them, the files) is in the figure index page's key
-    index_key = page_keys.get("figures/")
+    # all it holds (the figures, the pages using them, the files) the figure index page read: in that page's key
+    index_key = renderer.keys.get("figures/")
     return modeled.models.cache.get_or_compute("figures-json", index_key, figure_list) if index_key else figure_list()
 
 
-def _shared_out(plan: list[PlannedPage], renderer: Any, page_keys: dict[str, str]) -> list[PlannedPage]:
+def _shared_out(plan: list[PlannedPage], renderer: Any, owns: dict[str, str]) -> list[PlannedPage]:
     """The pages a forked process renders: about half the work of the pages not in the cache (their sources'
     sizes as the measure), or none when there are few of them or no process to spare."""
-    todo = [p for p in plan if not renderer.cached(p, page_keys.get(p.url))]
+    todo = [p for p in plan if not renderer.cached(p, owns.get(p.url))]
     if len(todo) < RENDER_SHARED_FROM or not processes.can_share():
         return []
 

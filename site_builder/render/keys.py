@@ -1,15 +1,19 @@
 """What each page's HTML depends on, as one SHA-256 per page: the keys of the render cache.
 
-A page is rendered from (1) the code and templates, (2) the site-wide objects the renderer is given
-(navigation, page titles, results files, every figure and the pages that use it, the glossary with its
-generated back-links, the decks as the hubs list them) and (3) its own planned page (its content file,
-kind-specific data, results document) and its charts' payloads (by digest).
+A page is rendered from (1) the code and templates, (2) the site-wide values the renderer holds (navigation,
+page titles, results files, every figure and the pages that use it, the glossary with its generated back-links,
+the decks as the hubs list them) and (3) its own planned page (its content file, kind-specific data, results
+document) and its charts' payloads (by digest).
 
-No list of fields is kept here: each object is taken as it is, every attribute it holds (see
-:func:`fingerprint`), so a field added to a glossary entry or a deck is in every key the moment it exists.
+Which of (2) a page depends on is not listed anywhere: the renderer notes each site-wide value as the page's
+render reads it (as Sphinx's ``note_dependency`` and Lektor's ``record_dependency`` do), and the page's key is
+made from the values it read, each taken whole, every attribute it holds (see :func:`fingerprint`). So a field
+added to a glossary entry or a deck is in the key of every page that reads it the moment it exists, and a value
+added to the renderer is in the key of the pages that read it the first time they do. The names a page read are
+kept beside its entry (under (1) and (3)), and the next build checks the current digests of those names.
 An edit to one page's prose changes only that page's key; an edit that other pages can see (a title, a figure
-used, a term, a slide) changes (2) and with it every key. A cache hit writes the stored HTML (and CSV tables)
-byte for byte as rendering would.
+used, a term, a slide) changes the keys of the pages that read it. A cache hit writes the stored HTML (and CSV
+tables) byte for byte as rendering would.
 """
 
 from __future__ import annotations
@@ -91,13 +95,12 @@ def figures_digest(registry: Registry) -> str:
     return h.hexdigest()
 
 
-def site_state(code: str, registry: Registry, figures: str, *given: Any) -> str:
-    """(1) and (2) above: ``code`` (a digest of the code and templates), the registry (``figures`` is
-    :func:`figures_digest` of it; its ``used_on`` is taken as it is) and every other object the renderer is
-    ``given``, whole."""
-    return digest(code, figures, registry.used_on, *given)
+def own_key(code: str, p: PlannedPage, payloads: dict[str, str]) -> str:
+    """(1) and (3) above: what one page is made from besides the site-wide values, the first half of its key."""
+    return digest(code, p, [[name, payloads[name]] for name in p.charts])
 
 
-def page_key(state: str, p: PlannedPage, payloads: dict[str, str]) -> str:
-    """(3) above, joined to the site state: the key of one page."""
-    return digest(state, p, [[name, payloads[name]] for name in p.charts])
+def page_key(own: str, reads: list[tuple[str, str]]) -> str:
+    """A page's render key: its :func:`own_key` and, for each site-wide value its render read (2), the value's name
+    and digest, as recorded while it was rendered (``site_builder.render.pages.Shared``)."""
+    return digest(own, reads)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from site_builder import static_assets
-from site_builder.assemble import SeriesData, source_links
+from site_builder.assemble import source_links
 from site_builder.cache import ResultsCache, entry_name
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
@@ -42,8 +43,8 @@ def _json_text(text: str) -> Markup:
     return Markup(text.replace("<", "\\u003c"))
 
 
-Part = tuple[dict[str, str], dict[str, str], dict[str, list[str]], list[str]]
-"""What a forked process rendered: pages' HTML (those rendered or read), digests, tables, and those reused."""
+Part = tuple[dict[str, str], dict[str, str], dict[str, list[str]], list[str], dict[str, str]]
+"""What a forked process rendered: pages' HTML (those rendered or read), digests, tables, those reused, and keys."""
 
 
 def _file_of(p: PlannedPage) -> str:
@@ -56,7 +57,50 @@ def _entry(p: PlannedPage) -> str:
     return entry_name("page", p.url or "home")
 
 
+def _reads_entry(p: PlannedPage) -> str:
+    """The entry naming the Shared values a page's last render read, under its own key."""
+    return entry_name("reads", p.url or "home")
+
+
+class Shared:
+    """A site-wide value of the renderer that pages may read (navigation, titles, the figures…): every read is
+    noted as a dependency of the page being rendered (site_builder/render/keys.py), so a page's key holds what its
+    render read, and no list of what a page may read is kept."""
+
+    def __init__(self, digest: Callable[[Any, PageRenderer], str] | None = None) -> None:
+        self.digest = digest  # how the value is digested for a key, when not taken whole (keys.digest)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: PageRenderer | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        obj.reads.add(self.name)
+        return obj.shared[self.name]
+
+    def __set__(self, obj: PageRenderer, value: Any) -> None:
+        obj.shared[self.name] = value
+        obj.shared_digests.pop(self.name, None)
+
+
+def _registry_digest(registry: Registry, renderer: PageRenderer) -> str:
+    """Every figure with its value, text and source (digested once, in the collect phase) and the pages using them."""
+    from site_builder.render import keys
+
+    return keys.digest(renderer.figures_digest, registry.used_on)
+
+
 class PageRenderer:
+    registry = Shared(_registry_digest)
+    nav = Shared()
+    site_title = Shared()
+    series = Shared()  # decks and glossaries, from the collect phase (SeriesData)
+    titles = Shared()  # page URL -> title, every page of the site (the figure index names them)
+    series_titles = Shared()
+    files = Shared()  # the results files (the figure index groups by them)
+    pins = Shared()  # results file label -> "root path sha256" of a vendored (pinned) one
+
     def __init__(
         self,
         env: SiteSandbox,
@@ -67,71 +111,129 @@ class PageRenderer:
         site_title: str,
         explorer_data: dict[str, str],
     ) -> None:
+        self.shared: dict[str, Any] = {}  # the Shared values, by name
+        self.shared_digests: dict[str, str] = {}
+        self.reads: set[str] = set()  # the Shared values read since the page being rendered began
         self.env = env
         self.md = md
         self.out = out
         self.registry = registry
         self.nav = nav
         self.site_title = site_title
-        self.explorer_data = explorer_data  # explorer -> its payload as compact JSON text
+        self.series = None
+        self.titles = {}
+        self.series_titles = {}
+        self.files = {}
+        self.pins = {}
+        self.figures_digest = ""  # render/keys.figures_digest of the registry
+        self.code = ""  # a digest of the code, templates and every input but the pages' own (keys.own_key)
+        self.explorer_data = explorer_data  # explorer -> its payload as compact JSON text (by digest in own_key)
         self.written: dict[str, str] = {}  # page URL -> the HTML written, if rendered or read from the cache
         self.digests: dict[str, str] = {}  # page URL -> SHA-256 of its HTML, for every page (carried ones too)
         self.tables: dict[str, list[str]] = {}  # page URL -> its CSV tables' file names
+        self.keys: dict[str, str] = {}  # page URL -> its render key (keys.page_key), with a cache
         self.carry: Carry | None = None  # the previous output, when pages may be carried over from it
-        self.series: SeriesData | None = None  # decks and glossaries, from the collect phase
-        self.titles: dict[str, str] = {}  # page URL -> title, every page of the site (the figure index names them)
-        self.series_titles: dict[str, str] = {}
-        self.files: dict[str, ResultsFile] = {}  # the results files (the figure index groups by them)
-        self.pins: dict[str, str] = {}  # results file label -> "root path sha256" of a vendored (pinned) one
         self.cache: ResultsCache | None = None  # rendered pages by key (render/keys.py), None: render every page
         self.reused: list[str] = []  # pages written from the cache
         self._tables: list[tuple[str, str]] = []
 
-    def render(self, p: PlannedPage, key: str | None = None) -> None:
-        """Render ``p``; with a ``key`` and a cache, a page rendered before from the same inputs is written from it
-        (or linked from the previous output, when it was written there under the same key)."""
+    def shared_digest(self, name: str) -> str:
+        """The digest of the Shared value ``name`` (once per build)."""
+        if name not in self.shared_digests:
+            from site_builder.render import keys
+
+            how = type(self).__dict__.get(name)
+            value = self.shared[name]
+            made = how.digest(value, self) if isinstance(how, Shared) and how.digest is not None else keys.digest(value)
+            self.shared_digests[name] = made
+        return self.shared_digests[name]
+
+    def _key(self, own: str, names: list[str]) -> str | None:
+        from site_builder.render import keys
+
+        if not all(n in self.shared for n in names):
+            return None  # a name this code no longer has: render again
+        return keys.page_key(own, [(n, self.shared_digest(n)) for n in names])
+
+    def key_of(self, p: PlannedPage, own: str | None) -> str | None:
+        """``p``'s render key from the values its last render (from the same ``own`` key) read, or None when it was
+        not rendered from it before (or there is no cache)."""
+        if own is None or self.cache is None:
+            return None
+        stored = self.cache.read(_reads_entry(p), own)
+        try:
+            names = json.loads(stored) if stored is not None else None
+        except ValueError:
+            return None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            return None
+        return self._key(own, names)
+
+    def render(self, p: PlannedPage, own: str | None = None) -> None:
+        """Render ``p``; with an ``own`` key (keys.own_key) and a cache, a page rendered before from the same inputs
+        is written from it (or linked from the previous output, when it was written there under the same key)."""
         name = _entry(p)
-        if key is not None and self.carry is not None:
+        key = self.key_of(p, own)
+        if key is not None:
+            self.keys[p.url] = key
+            if self._reuse(p, name, key):
+                return
+        self._tables = []
+        self.reads = set()
+        self._render(p)
+        if own is not None and self.cache is not None:
+            names = sorted(self.reads)
+            key = self._key(own, names)
+            assert key is not None
+            self.keys[p.url] = key
+            body = json.dumps([self.written[p.url], self._tables], ensure_ascii=False)
+            self.cache.write_bytes(name, key, body.encode("utf-8"))
+            self.cache.write(_reads_entry(p), own, json.dumps(names))
+
+    def _reuse(self, p: PlannedPage, name: str, key: str) -> bool:
+        """Write ``p`` as rendered before under ``key``: linked from the previous output, or from the cache."""
+        if self.carry is not None:
             carried = self.carry.page(p.url, _file_of(p), key)
             if carried is not None:
                 self.digests[p.url], self.tables[p.url] = carried
                 self.reused.append(p.url)
-                return
-        if key is not None and self.cache is not None:
-            stored = self.cache.read_bytes(name, key)
-            if stored is not None:
-                try:
-                    html, tables = json.loads(stored)
-                except ValueError:
-                    html = None
-                if isinstance(html, str):
-                    self._write_tables(p.url, [(str(a), str(b)) for a, b in tables])
-                    self._write_html(p, html)
-                    self.reused.append(p.url)
-                    return
-        self._tables = []
-        self._render(p)
-        if key is not None and self.cache is not None:
-            body = json.dumps([self.written[p.url], self._tables], ensure_ascii=False)
-            self.cache.write_bytes(name, key, body.encode("utf-8"))
+                return True
+        assert self.cache is not None
+        stored = self.cache.read_bytes(name, key)
+        if stored is None:
+            return False
+        try:
+            html, tables = json.loads(stored)
+        except ValueError:
+            return False
+        if not isinstance(html, str):
+            return False
+        self._write_tables(p.url, [(str(a), str(b)) for a, b in tables])
+        self._write_html(p, html)
+        self.reused.append(p.url)
+        return True
 
-    def cached(self, p: PlannedPage, key: str | None) -> bool:
+    def cached(self, p: PlannedPage, own: str | None) -> bool:
         """Whether ``p`` will most likely be written from the cache (for sharing the work out)."""
-        if key is not None and self.carry is not None and self.carry.has_page(p.url, key):
+        key = self.key_of(p, own)
+        if key is None:
+            return False
+        if self.carry is not None and self.carry.has_page(p.url, key):
             return True
-        return key is not None and self.cache is not None and self.cache.has(_entry(p), key)
+        return self.cache is not None and self.cache.has(_entry(p), key)
 
-    def render_part(self, pages: list[PlannedPage], keys: dict[str, str]) -> Part:
+    def render_part(self, pages: list[PlannedPage], owns: dict[str, str]) -> Part:
         """Render ``pages`` (in another process, beside this one): what :meth:`merge_part` takes back."""
         for p in pages:
-            self.render(p, keys.get(p.url))
+            self.render(p, owns.get(p.url))
         urls = [p.url for p in pages]
         written = {u: self.written[u] for u in urls if u in self.written}
-        return written, {u: self.digests[u] for u in urls}, {u: self.tables.get(u, []) for u in urls}, self.reused
+        keys = {u: self.keys[u] for u in urls if u in self.keys}
+        return written, {u: self.digests[u] for u in urls}, {u: self.tables.get(u, []) for u in urls}, self.reused, keys
 
     def merge_part(self, part: Part, order: list[str]) -> None:
         """Take back what :meth:`render_part` rendered; pages listed in ``order`` (the plan's), as when serial."""
-        written, digests, tables, reused = part
+        written, digests, tables, reused, keys = part
 
         def merged(mine: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
             both = {**mine, **theirs}
@@ -140,12 +242,13 @@ class PageRenderer:
         self.written = merged(self.written, written)
         self.digests = merged(self.digests, digests)
         self.tables = merged(self.tables, tables)
+        self.keys = merged(self.keys, keys)
         done = set(self.reused) | set(reused)
         self.reused = [url for url in order if url in done]
 
-    def output(self, keys: dict[str, str]) -> dict[str, Any]:
+    def output(self) -> dict[str, Any]:
         """What was written, for the next build to carry over: each page's key, digest and tables."""
-        pages = {u: [keys[u], self.digests[u], self.tables.get(u, [])] for u in self.digests if u in keys}
+        pages = {u: [self.keys[u], self.digests[u], self.tables.get(u, [])] for u in self.digests if u in self.keys}
         return {"pages": pages}
 
     def _render(self, p: PlannedPage) -> None:

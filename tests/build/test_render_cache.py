@@ -97,8 +97,12 @@ def test_a_damaged_page_entry_is_rendered_again(box: Sandbox, capsys: pytest.Cap
     same_as_uncached(box, capsys)
 
 
-def test_a_new_field_of_a_glossary_entry_shown_on_its_glossary_page_is_in_its_key(
-    box: Sandbox, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("term", "shown_on"),
+    [("enob", "cit/glossary"), ("analogue-noise", "fopttrn")],  # a glossary page, and the FOptTrn hub
+)
+def test_a_new_field_of_a_glossary_entry_shown_on_a_page_is_in_its_key(
+    box: Sandbox, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, term: str, shown_on: str
 ) -> None:
     """A field added to ``Term`` (here read from a comment line of the entry's front matter, which no other field
     sees) and shown by a template: editing it renders the page that shows it again. No list of fields names it."""
@@ -120,11 +124,42 @@ def test_a_new_field_of_a_glossary_entry_shown_on_its_glossary_page_is_in_its_ke
         "templates/partials/glossary.html",
         lambda t: t.replace("<dt>{{ t.title }}</dt>", "<dt>{{ t.title }} <i>{{ t.reviewed }}</i></dt>", 1),
     )
-    box.content("content/glossary/enob.md", lambda t: t.replace("---\n", "---\n# reviewed: version A\n", 1))
+    box.content(f"content/glossary/{term}.md", lambda t: t.replace("---\n", "---\n# reviewed: version A\n", 1))
     build(box, capsys)
-    page = box.out / "cit" / "glossary" / "index.html"
+    page = box.out / shown_on / "index.html"
     assert "<i>version A</i>" in page.read_text("utf-8")
-    box.content("content/glossary/enob.md", lambda t: t.replace("version A", "version B"))
+    box.content(f"content/glossary/{term}.md", lambda t: t.replace("version A", "version B"))
     build(box, capsys)
     assert "<i>version B</i>" in page.read_text("utf-8")
+    same_as_uncached(box, capsys)
+
+
+def test_a_value_only_some_pages_read_renders_only_those_again(
+    box: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page's key holds the site-wide values its render read, as it read them: a page title (not its navigation
+    entry) is read by the page itself, the figure index (which names every page) and the vendored results page (which
+    links the method page by its title's list), so the others are written from the cache."""
+    build(box, capsys)
+    box.content(
+        "content/cit/optics.md", lambda t: re.sub(r"^title: (.*)$", r"title: \1, revisited", t, count=1, flags=re.M)
+    )
+    log = build(box, capsys)
+    pages = int(re.search(r"^render .* (\d+) pages", log, re.M).group(1))  # type: ignore[union-attr]
+    assert pages - 4 <= reused(log) < pages, log
+    assert ", revisited" in (box.out / "figures" / "index.html").read_text("utf-8")
+    same_as_uncached(box, capsys)
+
+
+def test_a_damaged_list_of_what_a_page_read_renders_it_again(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    build(box, capsys)
+    from tests.build.test_bad_inputs import SHARED_CACHE
+
+    entries = sorted(SHARED_CACHE[0].glob("reads-cit-optics.*"))
+    assert entries
+    for entry in entries:
+        entry.write_bytes(entry.read_bytes().replace(b'"registry", ', b""))  # edited without its digest line
+    box.content("content/cit/glossary.md", lambda t: t + "\n")  # not up to date: a build runs
+    (box.out / "cit" / "optics" / "index.html").unlink()
+    build(box, capsys)
     same_as_uncached(box, capsys)
