@@ -170,10 +170,11 @@ def _run(args: argparse.Namespace, opts: Options) -> int:
 
             write_results(opts)
         elif args.command == "pin":
+            from site_builder.producers import reads
             from site_builder.sources import pins
 
             paths = opts.paths()
-            got = pins.write_pins(paths.pins, pins.Roots(paths.vendor, paths.reference), pins.READS)
+            got = pins.write_pins(paths.pins, pins.Roots(paths.vendor, paths.reference), reads())
             print(f"pinned {sum(len(v) for v in got.values())} files in data/sources.yaml")
         else:
             from site_builder import authoring

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from site_builder.content import Page
 from site_builder.errors import InputError
-from site_builder.producers import PRODUCERS, VENDORED_RESULTS_MD
+from site_builder.producers import PRODUCERS, VENDORED_RESULTS
 
 SEPARATOR = re.compile(r"^---\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -30,7 +30,7 @@ TOPICS_ID = "topics"
 # project writes (producers.PRODUCERS, by name) and the experiment's own, vendored results ("vendor").
 SOURCE_DOCS = {
     **{p.name: p.results_label for p in PRODUCERS},
-    "vendor": f"vendor/{VENDORED_RESULTS_MD}",
+    "vendor": VENDORED_RESULTS.label,
 }
 
 

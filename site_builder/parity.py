@@ -23,7 +23,7 @@ from pathlib import Path
 
 from site_builder import mdtables
 from site_builder.errors import BuildError
-from site_builder.producers import VENDORED_RESULTS_MD
+from site_builder.producers import VENDORED_RESULTS
 
 FIG_LINK = re.compile(
     r'<a class="fig" href="[^"]*" data-fig="([^"]*)" data-src="[^"]*" data-file="([^"]*)" '
@@ -45,8 +45,8 @@ class Cells:
         self.seen: set[tuple[str, ...]] = set()  # figure links already checked, as written
 
     def _path(self, file: str) -> Path | None:
-        if file == f"vendor/{VENDORED_RESULTS_MD}":
-            return self.vendor / VENDORED_RESULTS_MD
+        if file == VENDORED_RESULTS.label:
+            return self.vendor / VENDORED_RESULTS.file
         parts = file.split("/")
         if len(parts) == 3 and parts[0] == "data" and parts[2] == "results.md" and re.fullmatch(r"[a-z]+", parts[1]):
             return self.project / file

@@ -30,7 +30,6 @@ Log = Callable[[str], None]
 Figures = dict[str, dict[str, Any]]
 
 WRITERS = "site_builder/producers.py"
-VENDORED_WRITER = "site_builder.results.experiment_vendored.register"
 
 
 def cell_text(source: dict[str, Any]) -> str:
@@ -84,17 +83,17 @@ def _models_of(entry: str) -> tuple[str, ...]:
 
 def origin_of(source_file: str) -> Origin | None:
     """The producer of a results file label (``data/<name>/results.md`` or the vendored results.md)."""
-    from site_builder.producers import PRODUCERS, VENDORED_RESULTS_MD
+    from site_builder.producers import PRODUCERS, VENDORED_RESULTS, read_roots
 
-    if source_file == f"vendor/{VENDORED_RESULTS_MD}":
-        entry = VENDORED_WRITER.rsplit(".", 1)[0]
-        return Origin(
-            VENDORED_WRITER, entry.replace(".", "/") + ".py", _models_of(entry), ("vendor",), (VENDORED_RESULTS_MD,)
-        )
+    v = VENDORED_RESULTS
+    if source_file == v.label:
+        entry = v.writers[0]
+        return Origin(f"{entry}.register", entry.replace(".", "/") + ".py", _models_of(entry), read_roots(v), (v.file,))
     for p in PRODUCERS:
-        if source_file == f"data/{p.name}/results.md":
-            entry = p.entries[0]
-            return Origin(f"{entry}.build_{p.name}_results", f"{WRITERS} ({p.name!r})", _models_of(entry), p.reads)
+        if source_file == p.results_label:
+            entry = p.writers[0]
+            roots = read_roots(p)
+            return Origin(f"{entry}.build_{p.name}_results", f"{WRITERS} ({p.name!r})", _models_of(entry), roots)
     return None
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from site_builder import cache, static_assets
 from site_builder.explorers import EXPLORERS
 from site_builder.figures import Registry, ResultsFile
-from site_builder.producers import INPUT_MODULES, PRODUCERS
+from site_builder.producers import PRODUCERS
 
 PUBLISHED_SECTIONS = {"analysis": "7.", "simulation": "11."}
 
@@ -53,7 +53,7 @@ def fixed_records(
                 "name": p.name,
                 "file": f"data/{p.name}/results.md",
                 "page": p.page,
-                "entries": [e for e in p.entries if e not in INPUT_MODULES],
+                "entries": list(p.writers),
                 "sources": len(sources),
                 "figures": sum(1 for f in registry.figures.values() if f.source.file == f"data/{p.name}/results.md"),
             }

@@ -20,15 +20,15 @@ from site_builder.figures import Figure, Registry, ResultsFile, Source
 from site_builder.mdtables import MdSection, MdTable
 from site_builder.paths import Paths
 from site_builder.producers import (
-    INPUT_MODULES,
     PRODUCERS,
-    VENDORED_RESULTS_MD,
+    VENDORED_RESULTS,
     Produced,
     Producer,
+    inputs_from,
     produced_results,
+    reads,
     vendored_results,
 )
-from site_builder.sources.inputs import Inputs
 from site_builder.sources.reading import DATA_MAX_BYTES, read_text
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from site_builder.sources import pins
 
-VENDORED = "experiment_vendored"
+VENDORED = VENDORED_RESULTS.name
 
 
 class Models:
@@ -47,23 +47,16 @@ class Models:
         self.digests = digests
         self.pinned = pinned
         self.cache = results_cache.ResultsCache(paths.cache)
-        self._inputs: Inputs | None = None
+        # each input is loaded when a model first needs it (through the pins, read then if not given)
+        self.inputs = inputs_from(lambda: self.pinned or load_pinned(self.paths))
         self._figure_texts: str | None = None
         self._parse_code: str | None = None
         self._doc_digests: tuple[dict[str, Produced], list[str]] | None = None
         self.payload_digests: dict[str, str] = {}  # explorer -> SHA-256 of its payload's JSON
 
-    @property
-    def inputs(self) -> Inputs:
-        if self._inputs is None:
-            from site_builder.sources.inputs import load_inputs
-
-            self._inputs = load_inputs(self.paths, self.pinned)
-        return self._inputs
-
     def _compute(self, p: Producer) -> str:
         try:
-            return Produced.of(p.build(self.inputs)).to_cache()
+            return Produced.of(p.build(self.inputs.view(p.name, p.inputs))).to_cache()
         except BuildError:
             raise
         except (ValueError, KeyError, ZeroDivisionError) as e:
@@ -83,7 +76,7 @@ class Models:
         here, beside = processes.halves(misses, lambda p: p.cost)
         side: processes.Beside[list[str]] | None = None
         if beside and processes.can_share():
-            _ = self.inputs  # read once, before the fork: the child inherits them
+            self.inputs.load(dict.fromkeys(n for p in misses for n in p.inputs))  # before the fork: both have them
             import numpy  # noqa: F401  (both processes compute with it: imported once, before the fork)
 
             side = processes.Beside(lambda: [self._compute(p) for p in beside])
@@ -195,15 +188,14 @@ class Models:
             from site_builder.results import experiment_vendored
 
             reg = Registry()
-            experiment_vendored.register(reg, self.inputs.experiment, rf)
+            experiment_vendored.register(reg, self.inputs.view(VENDORED, VENDORED_RESULTS.inputs)["experiment"], rf)
             rows = [
                 [f.key, f.value, f.text, f.source.section, list(f.source.row), f.source.column]
                 for f in reg.figures.values()
             ]
             return json.dumps(rows, ensure_ascii=False)
 
-        entries = ("site_builder.results.experiment_vendored", *INPUT_MODULES)
-        key = results_cache.key_of(entries, self.digests, [rf.label, rf.page])
+        key = results_cache.key_of(VENDORED_RESULTS.entries, self.digests, [rf.label, rf.page])
         return json.loads(self.cache.get_or_compute(VENDORED, key, compute))
 
 
@@ -255,7 +247,8 @@ def load_pinned(paths: Paths) -> pins.Pinned:
     """The verified pins; every file the build reads from the vendor and reference folders is among them."""
     from site_builder.sources import pins  # a build that reuses the basis (site_builder/basis.py) reads no pins
 
-    return pins.load_pinned(paths.pins, pins.Roots(paths.vendor, paths.reference), paths.label(paths.pins))
+    roots = pins.Roots(paths.vendor, paths.reference)
+    return pins.load_pinned(paths.pins, roots, reads(), paths.label(paths.pins))
 
 
 def pinned_digests(paths: Paths) -> list[str]:
@@ -293,7 +286,7 @@ def results_files(paths: Paths, pinned: pins.Pinned | None = None) -> dict[str, 
     vend = vendored_results(paths.vendor)
     if pinned is not None:
         vendor = pinned.folder("vendor")
-        vend.read = lambda: vendor.read_text(VENDORED_RESULTS_MD)
+        vend.read = lambda: vendor.read_text(VENDORED_RESULTS.file)
     files = {vend.label: vend}
     for p in PRODUCERS:
         rf = produced_results(paths.project, p)
@@ -305,7 +298,7 @@ def results_files(paths: Paths, pinned: pins.Pinned | None = None) -> dict[str, 
 def build_registry(paths: Paths, models: Models, docs: dict[str, Produced]) -> tuple[Registry, dict[str, ResultsFile]]:
     registry = Registry()
     files = results_files(paths, models.pinned)
-    vend = files[f"vendor/{VENDORED_RESULTS_MD}"]
+    vend = files[VENDORED_RESULTS.label]
     for key, value, text, section, row, column in models.vendored_figures(vend):
         registry.add(Figure(key, value, text, Source(vend.label, section, tuple(row), column, vend.page)))  # type: ignore[arg-type]
     for p in PRODUCERS:

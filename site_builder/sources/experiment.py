@@ -13,7 +13,7 @@ from pathlib import Path
 from site_builder.errors import InputError, describe
 from site_builder.models.experiment import RUN_NAME, VARIANTS, EvalPoint, Run
 from site_builder.sources import reading
-from site_builder.sources.pins import Folder
+from site_builder.sources.pins import Folder, Pinned
 from site_builder.sources.validate import Reader
 
 EXPERIMENT = "demo-fixed-band"
@@ -29,6 +29,9 @@ PREVIOUS_JSON = f"{EXPERIMENT}/tinystories-gpu/results.{PREVIOUS}.json"
 PREVIOUS_MD = f"{EXPERIMENT}/tinystories-gpu/results.{PREVIOUS}.md"
 PREVIOUS_GLOB = f"{EXPERIMENT}/tinystories-gpu/results.{PREVIOUS}.*"
 COMPLETED_RUNS = re.compile(r"from (\d+) completed runs")
+# Every file load() reads, as root/pattern (glob patterns: every match is read); `pin` pins them. results.md is not among
+# them: the vendored results page reads it (declared with it, in site_builder/producers.py).
+READS = tuple(f"vendor/{x}" for x in (RESULTS_JSON, PREVIOUS_GLOB, f"{CURVES}/*.jsonl", INVESTIGATION))
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,11 @@ def load_run(path: Path, text: str | None = None) -> Run:
         evals=tuple(evals),
         vocab=rd.int(rd.mapping(rd.key(head, "data", "line 1"), "line 1.data"), "vocab", "line 1.data", minimum=1),
     )
+
+
+def load(pinned: Pinned) -> ExperimentData:
+    """The input "experiment": the vendored experiment, read through the pins."""
+    return load_experiment(pinned.folder("vendor"))
 
 
 def load_experiment(vendor: Path | Folder) -> ExperimentData:

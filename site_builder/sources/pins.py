@@ -20,17 +20,9 @@ ROOTS = ("vendor", "reference")
 PINS_LABEL = "data/sources.yaml"
 HEX = frozenset("0123456789abcdef")
 
-READS: dict[str, tuple[str, ...]] = {
-    "vendor": (
-        "demo-fixed-band/tinystories-gpu/results.json",
-        "demo-fixed-band/tinystories-gpu/results.md",
-        "demo-fixed-band/tinystories-gpu/results.05a68ae.*",  # the earlier version, read when vendored
-        "demo-fixed-band/curves/*.jsonl",
-        "demo-fixed-band/docs/optics_investigation.md",
-    ),
-    "reference": ("presets.yaml",),
-}
-"""Every file the build reads from each root (glob patterns: every match is read). ``pin`` pins exactly these."""
+Reads = dict[str, tuple[str, ...]]
+"""Every file the build reads from each root (glob patterns: every match is read). It is derived from the
+declarations of what reads them (``site_builder.producers.reads``) and passed in; ``pin`` pins exactly these."""
 
 _PIN_HINT = f"a file pinned in {PINS_LABEL} (check it, then run `python -m site_builder pin`)"
 
@@ -177,7 +169,7 @@ class Pinned:
     def folder(self, root: str) -> Folder:
         return Folder(root, self.roots.of(root), self.pins.get(root, {}), self.label)
 
-    def check_reads(self, reads: dict[str, tuple[str, ...]] = READS) -> None:
+    def check_reads(self, reads: Reads) -> None:
         """Every file the build would read (each literal path, each file a pattern matches) is pinned."""
         for root, patterns in reads.items():
             folder = self.folder(root)
@@ -188,17 +180,15 @@ class Pinned:
         return [f"{root} {rel} {d}" for root, files in sorted(self.pins.items()) for rel, d in sorted(files.items())]
 
 
-def load_pinned(pins_file: Path, roots: Roots, label: str = PINS_LABEL) -> Pinned:
-    """Load and verify the pins, and check every file the build reads is among them."""
+def load_pinned(pins_file: Path, roots: Roots, reads: Reads, label: str = PINS_LABEL) -> Pinned:
+    """Load and verify the pins, and check every file the build reads (``reads``) is among them."""
     pinned = Pinned(load_pins(pins_file, label), roots, label)
     verify(pinned.pins, roots, label)
-    pinned.check_reads()
+    pinned.check_reads(reads)
     return pinned
 
 
-def write_pins(
-    pins_file: Path, roots: Roots, patterns: dict[str, tuple[str, ...]] | dict[str, list[str]] = READS
-) -> dict[str, dict[str, str]]:
+def write_pins(pins_file: Path, roots: Roots, patterns: Reads) -> dict[str, dict[str, str]]:
     """Pin every file under each root matching the patterns (the author's `pin` command)."""
     out: dict[str, dict[str, str]] = {}
     for root, globs in patterns.items():

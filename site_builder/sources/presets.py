@@ -14,6 +14,11 @@ from typing import Any
 
 from site_builder.errors import InputError, describe
 from site_builder.models.simulation.presets import Device, Link, Presets
+from site_builder.sources import reading
+from site_builder.sources.pins import Pinned
+
+PRESETS = "presets.yaml"
+READS = (f"reference/{PRESETS}",)  # every file load() reads, as root/pattern; `pin` pins it
 
 # From the deck/issue (presets.yaml's H100 default is 0.55): the model fraction of peak used for training.
 MFU = 0.40
@@ -58,6 +63,16 @@ def _text(data: dict[str, Any], path: list[str], label: str) -> str:
     if not isinstance(node, str) or not node.strip():
         raise InputError(label, ".".join(path), "a non-empty string", describe(node))
     return node
+
+
+def load(pinned: Pinned) -> Presets:
+    """The input "presets": the reference presets.yaml, read through its pin and validated."""
+    reference = pinned.folder("reference")
+    label = reference.label(PRESETS)
+    raw = reading.load_yaml(reference.read_text(PRESETS, reading.YAML_MAX_BYTES), label)
+    if not isinstance(raw, dict):
+        raise InputError(label, "top level", "a mapping", describe(raw))
+    return validate_presets(raw, label)
 
 
 def validate_presets(raw: object, label: str) -> Presets:

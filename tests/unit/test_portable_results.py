@@ -42,7 +42,7 @@ project, vendor, reference = (Path(a) for a in sys.argv[1:4])
 opts = build.Options(project=project, vendor=vendor, reference=reference)
 try:  # the producers' own module, with inputs loaded from resolved paths
     from site_builder.producers import PRODUCERS
-    from site_builder.sources.inputs import load_inputs
+    from site_builder.producers import load_inputs
 
     inputs = load_inputs(opts.paths())
 except ImportError:  # the site map holds the producers, inputs loaded from the options
