@@ -20,9 +20,9 @@ from typing import Any
 from site_builder import processes
 from site_builder.cache import ResultsCache
 from site_builder.render import links
-from site_builder.search import FOLDER, read_page
+from site_builder.search import read_page, records
 from site_builder.search.extract import page_of, reader_for
-from site_builder.search.records import Record, Store, code_key, record_key, record_of
+from site_builder.search.records import Record, code_key, record_key, record_of
 
 SHARE_FROM = 4  # pages to parse from which about half of them are parsed in a forked process
 
@@ -64,7 +64,7 @@ def prefill(out: Path, digests: dict[str, str], cache: Path) -> int:
     """Parse once each page of ``out`` (``digests``: URL -> SHA-256 of its file, ``cit/`` for ``cit/index.html``)
     whose link extraction or search record is not in the results cache folder ``cache``; store both. Returns
     how many pages were parsed. A page that is not UTF-8 is left to the phases, which say so in one line."""
-    store, records = ResultsCache(cache), Store(cache / FOLDER / "pages")
+    store = ResultsCache(cache)
     code = code_key()
     todo: list[tuple[str, str, str]] = []  # (page file, digest, record key)
     for url, digest in digests.items():
@@ -72,7 +72,7 @@ def prefill(out: Path, digests: dict[str, str], cache: Path) -> int:
             continue  # the 404 page: not indexed, and its links are few
         rel = f"{url}index.html"
         key = record_key(code, digest)
-        if not (links.has_extraction(rel, digest, store) and records.has(key)):
+        if not (links.has_extraction(rel, digest, store) and records.has(store, url, key)):
             todo.append((rel, digest, key))
 
     def work(part: list[tuple[str, str, str]]) -> int:
@@ -84,7 +84,7 @@ def prefill(out: Path, digests: dict[str, str], cache: Path) -> int:
                 continue
             extraction, record = scan(html)
             links.keep_extraction(rel, digest, extraction, store)
-            records.put(key, record)
+            records.put(store, rel.removesuffix("index.html"), key, record)
             done += 1
         return done
 

@@ -53,7 +53,7 @@ def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
     t0 = time.perf_counter()
     paths, kept, registry, files, models = ctx.paths, loaded.kept, modeled.registry, modeled.files, modeled.models
     md = make_markdown(figure_text=lambda key: registry.figures[key].text if key in registry.figures else None)
-    env = make_env(paths.templates, ctx.opts.template_seconds, paths.cache)
+    env = make_env(paths.templates, ctx.opts.template_seconds)
     parsed = [models.parsed(p, md, registry) for p in loaded.pages]
     terms = load_glossary(paths.content, loaded.front)
     for pp in parsed:

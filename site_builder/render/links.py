@@ -22,18 +22,18 @@ Resolving a link is memoized per (folder, path).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import posixpath
 import re
-import sys
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from site_builder.cache import ResultsCache
+from site_builder.cache import ResultsCache, key_of
 from site_builder.errors import BuildError
 
 NAVIGATION = {("a", "href"), ("area", "href"), ("blockquote", "cite"), ("q", "cite"), ("del", "cite"), ("ins", "cite")}
@@ -187,7 +187,10 @@ def _keep(rel: str, key: str, data: dict[str, list], cache: ResultsCache) -> Non
     cache.write(_cache_name("links", rel), key, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
-_SELF = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+@functools.cache
+def _code() -> str:
+    """The link check's part of its keys (site_builder/cache.py ``key_of``): this code, what it imports, FORMAT."""
+    return key_of(("site_builder.render.links",), [FORMAT])
 
 
 def _cache_name(kind: str, rel: str) -> str:
@@ -196,7 +199,7 @@ def _cache_name(kind: str, rel: str) -> str:
 
 def _extraction_key(digest: str) -> str:
     """What names a page's extraction: its SHA-256 ``digest``, with the extracting code."""
-    return hashlib.sha256(f"{FORMAT} {_SELF} {sys.version_info[:2]}\n{digest}".encode()).hexdigest()
+    return key_of((), [_code(), digest])
 
 
 class _Ids:
@@ -336,7 +339,7 @@ def check_links(
 
     # A page whose links resolved before, in a site with the same files and the same ids, resolves again: its
     # verdict (how many links it has) is kept under a digest of both.
-    world = hashlib.sha256(f"{FORMAT} {_SELF}\n".encode())
+    world = hashlib.sha256(f"{_code()}\n".encode())
     for name in sorted(files | {d + "/" for d in dirs}):
         world.update(f"{name}\n".encode())
     for rel in html_files:
@@ -344,7 +347,7 @@ def check_links(
     site = world.hexdigest()
     n = 0
     for rel in html_files:
-        verdict = hashlib.sha256(f"{site} {rel} {page_digest[rel]}".encode()).hexdigest()
+        verdict = key_of((), [site, rel, page_digest[rel]])
         name = _cache_name("linkcheck", rel)
         known = store.read(name, verdict) if store is not None else None
         if known is not None and known.isdigit():

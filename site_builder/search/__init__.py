@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import processes
+from site_builder.cache import ResultsCache
 from site_builder.errors import BuildError
-from site_builder.search.records import Record, Store, code_key, dumps, make_record, record_key
+from site_builder.search import records as stored
+from site_builder.search.records import Record, code_key, dumps, make_record, record_key
 
 FOLDER = "search"
 INDEX = "index.json"
@@ -129,21 +131,17 @@ def build_index(
     cache: Path | None,
     digests: dict[str, str] | None = None,
     previous: Previous | None = None,
-    written: bool = False,
 ) -> tuple[int, int]:
     """Write ``out/search/``; returns (its number of files, how many pages' records came from the cache).
 
     ``digests`` maps a page's URL (``cit/`` for ``/cit/``) to the SHA-256 of its file, when known: a page whose
     record is in the cache is then not read. With ``previous``, an index made by the same code over the same
     pages is updated where pages changed (their old records' terms taken out, the new ones' put in, each
-    posting list kept in page order) instead of assembled from every record: the same bytes either way.
-    ``written``: records were put in the cache before this phase (site_builder/page_scan.py), so the cache is
-    pruned as when this phase writes some."""
+    posting list kept in page order) instead of assembled from every record: the same bytes either way."""
     target = out / FOLDER
     if target.exists():
         raise BuildError(f"search index: {FOLDER}/: expected the folder free for the index, found it written by a page")
-    store = Store(cache / FOLDER / "pages" if cache is not None else None)
-    store.written = written
+    store = ResultsCache(cache)
     code = code_key()
     known = digests or {}
     found = page_files(out)
@@ -159,7 +157,7 @@ def build_index(
     records: dict[int, Record] = {}
     todo: list[tuple[int, str, bytes]] = []
     for i in changed:
-        rec = store.get(keys[i])
+        rec = stored.get(store, urls[i], keys[i])
         if rec is not None:
             records[i] = rec
         else:
@@ -167,13 +165,13 @@ def build_index(
             todo.append((i, path.relative_to(out).as_posix(), read_page(out, path)))
     for (i, _, _), rec in zip(todo, extract_all([(rel, html) for _, rel, html in todo]), strict=True):
         records[i] = rec
-        store.put(keys[i], rec)
+        stored.put(store, urls[i], keys[i], rec)
     links: list[str] = []
     if updated is not None:
         try:
             index, fragments, links = _patch(updated[1], updated[2], records, urls)
         except (ValueError, KeyError, TypeError, IndexError):  # the old index is not what its records make
-            return build_index(out, cache, digests, written=written)
+            return build_index(out, cache, digests)
     else:
         index, fragments = assemble(urls, [records[i] for i in range(len(urls))])
     try:
@@ -186,12 +184,11 @@ def build_index(
             os.link(previous.folder / FOLDER / FRAGMENTS / f"{name}.json", target / FRAGMENTS / f"{name}.json")
     except OSError as e:
         raise BuildError(f"search index: {FOLDER}/: expected to write the index, found {e.strerror or e}") from None
-    store.prune(len(urls))
     return 1 + len(fragments) + len(links), len(urls) - len(todo)
 
 
 def _updated(
-    previous: Previous, code: str, urls: list[str], keys: list[str], store: Store
+    previous: Previous, code: str, urls: list[str], keys: list[str], store: ResultsCache
 ) -> tuple[list[int], dict[str, Any], dict[int, Record]] | None:
     """The pages that changed since ``previous``, its index and their old records; None when the index has to be
     assembled anew (another code, other pages, an index or old record that cannot be read, or most pages changed)."""
@@ -211,13 +208,10 @@ def _updated(
         return None
     olds: dict[int, Record] = {}
     for i in changed:
-        rec = store.get(old_keys[i])
+        rec = stored.get(store, urls[i], old_keys[i])
         if rec is None:
             return None
         olds[i] = rec
-    for i, key in enumerate(keys):
-        if i not in olds:
-            store.used.add(key)  # kept as it is: its record is not read, and the cache keeps it
     return changed, old, olds
 
 

@@ -153,3 +153,44 @@ def test_a_cache_that_cannot_be_written_is_skipped_with_one_warning(
     assert len(err) == 1 and re.fullmatch(
         r"warning: --cache .*a-file/cache: cannot be written \(not a directory\); building without a cache", err[0]
     ), err
+
+
+def test_every_entry_the_cache_holds_is_data(box: Sandbox, tmp_path: Path) -> None:
+    """After a build that printed nothing but wrote every other kind of entry: one folder of files, each the marker,
+    a JSON file, or an entry (its digest line, then text, JSON or a PDF), none a format that is run when read (a
+    pickle, a marshalled code object such as Jinja's bytecode cache)."""
+    from site_builder.cachedir import MARKER
+
+    cache, _ = private_cache(box, tmp_path)
+    edit_home(box, "A reader's note.")
+    assert main([*box.args()[:-2], "--cache", str(cache)]) == 0
+    kinds: set[str] = set()
+    for path in sorted(cache.iterdir()):
+        assert path.is_file(), f"{path.name}: a folder in the cache"
+        raw = path.read_bytes()
+        if path.name == MARKER:
+            continue
+        if path.suffix == ".json":
+            json.loads(raw)
+            continue
+        head, _, body = raw.partition(b"\n")
+        assert head.startswith(FORMAT.encode() + b" "), path.name
+        assert not body.startswith(b"\x80"), f"{path.name}: a pickle"  # every pickle protocol 2+ starts so
+        kinds.add(path.name.split(".", 1)[0].split("-", 1)[0])
+        if body.startswith(b"%PDF-"):
+            continue
+        text = body.decode("utf-8")  # every other entry is text: JSON (one document, or lines of it) or a word
+        assert (
+            _json(text)
+            or all(_json(line) for line in text.splitlines())
+            or re.fullmatch(r"[0-9a-f]{64}|\d+|Chromium [^\n]*", text)
+        ), f"{path.name}: {text[:60]!r}"
+    assert {"analysis", "basis", "page", "reads", "record", "links", "linkids", "linkcheck"} <= kinds, kinds
+
+
+def _json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
