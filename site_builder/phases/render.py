@@ -72,7 +72,7 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
         collected.env, collected.md, tmp, modeled.registry, nav, SITE_TITLE, collected.explorer_data
     )
     renderer.series = collected.series
-    renderer.titles = {p.url: p.title for p in plan if p.kind.name != "notfound"}
+    renderer.titles = {p.url: p.title for p in plan if p.kind.listed}
     renderer.series_titles = {k: s.title for k, s in SERIES.items()}
     renderer.files = modeled.files
     pinned = modeled.models.pinned
