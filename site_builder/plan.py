@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from site_builder.collect import Parsed
-from site_builder.figures import ResultsFile
+from site_builder.figures import Registry, ResultsFile
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Kind:
         """The pages of this kind that the build makes itself (no content file)."""
         return []
 
-    def collect(self, p: PlannedPage, fixed: dict[str, Any], registry: Any, files: dict[str, ResultsFile]) -> None:
+    def collect(self, p: PlannedPage, fixed: dict[str, Any], registry: Registry, files: dict[str, ResultsFile]) -> None:
         """Kind-specific data for ``p`` (into ``p.extra``), once every figure use is recorded."""
 
     def context(self, p: PlannedPage, r: Any) -> dict[str, Any]:
