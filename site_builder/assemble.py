@@ -60,7 +60,7 @@ def section_link(files: dict[str, ResultsFile], ref: SourceRef, label: str) -> S
 def decks_of(plan: list[PlannedPage], files: dict[str, ResultsFile], terms: dict[str, Term]) -> list[DeckInfo]:
     decks = []
     for p in plan:
-        if p.kind.name != "deck" or p.parsed is None:
+        if not p.kind.slides or p.parsed is None:
             continue
         page = p.parsed.page
         for name in ("deck", "summary"):
@@ -168,12 +168,12 @@ def collect_series(
     decks = decks_of(plan, files, terms)
     figs = term_figures(terms, md, registry)
     link_glossary(terms, decks, registry, figs)
-    glossary_pages = {p.series: p.url for p in plan if p.kind.name in ("hub", "glossary") and p.series}
+    glossary_pages = {p.series: p.url for p in plan if p.kind.glossary and p.series}
     for s in {s for t in terms.values() for s in t.groups}:
         if s not in glossary_pages and any(d.page.series == s for d in decks):
             raise InputError("content", s, f"a page of kind hub or glossary for the {s} series", "none")
     for p in plan:
-        if p.kind.name in ("hub", "glossary") and p.series:
+        if p.kind.glossary and p.series:
             p.extra["glossary"] = glossary_context(p.series, terms)
             p.extra["decks"] = [d for d in decks if d.page.series == p.series]
             for t in terms.values():

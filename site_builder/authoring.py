@@ -74,11 +74,12 @@ def charts(opts: Options, log: Log = print) -> int:
     from site_builder.collect import parse_page
     from site_builder.content import load_content
     from site_builder.explorers import EXPLORERS
+    from site_builder.kinds import CONTENT_KINDS
     from site_builder.markdown.parser import make_markdown
 
     md = make_markdown()
     used: dict[str, list[str]] = {}
-    for page in load_content(opts.paths().content):
+    for page in load_content(opts.paths().content, CONTENT_KINDS):
         for name, _line in parse_page(page, md).charts:
             used.setdefault(name, []).append("/" + page.url)
     for name in sorted(EXPLORERS):

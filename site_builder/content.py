@@ -10,7 +10,6 @@ from typing import Any
 
 from site_builder.errors import InputError, describe
 from site_builder.markdown.typed_numbers import check_front_matter
-from site_builder.page_kinds import CONTENT_KINDS
 from site_builder.series import SERIES
 from site_builder.sources.reading import CONTENT_MAX_BYTES, links_stay_inside, load_yaml, read_text
 from site_builder.suggest import did_you_mean
@@ -110,8 +109,8 @@ def read_front_matter(path: Path, label: str, front: FrontMatter | None = None) 
     return meta, "\n".join(lines[close + 1 :]) + "\n", close + 2
 
 
-def load_page(path: Path, root: Path, front: FrontMatter | None = None) -> Page:
-    """A content file: at most CONTENT_MAX_BYTES of UTF-8, YAML front matter (safe, no aliases) between --- lines."""
+def load_page(path: Path, root: Path, kinds: tuple[str, ...], front: FrontMatter | None = None) -> Page:
+    """A content file of one of ``kinds`` (site_builder/kinds/ kinds): at most CONTENT_MAX_BYTES of UTF-8, YAML front matter (safe, no aliases) between --- lines."""
     label = path.relative_to(root.parent).as_posix() if path.is_relative_to(root.parent) else str(path)
     rel = path.relative_to(root)
     bad = next((part for part in rel.with_suffix("").parts if not URL_PART.fullmatch(part)), None)
@@ -121,9 +120,9 @@ def load_page(path: Path, root: Path, front: FrontMatter | None = None) -> Page:
         )
     meta, body, body_line = read_front_matter(path, label, front)
     kind = meta.get("kind", "page")
-    if not isinstance(kind, str) or kind not in CONTENT_KINDS:
-        hint = did_you_mean(kind, CONTENT_KINDS) if isinstance(kind, str) else ""
-        raise InputError(label, "front matter.kind", f"one of {', '.join(CONTENT_KINDS)}{hint}", describe(kind))
+    if not isinstance(kind, str) or kind not in kinds:
+        hint = did_you_mean(kind, kinds) if isinstance(kind, str) else ""
+        raise InputError(label, "front matter.kind", f"one of {', '.join(kinds)}{hint}", describe(kind))
     in_decks = len(rel.parts) == 3 and rel.parts[1] == DECKS_FOLDER
     if in_decks != (kind == "deck"):
         where = f"a file under content/<series>/{DECKS_FOLDER}/"
@@ -147,9 +146,9 @@ def load_page(path: Path, root: Path, front: FrontMatter | None = None) -> Page:
     return Page(path, label, url_of(path.relative_to(root)), title, kind, body, body_line, meta)
 
 
-def load_content(root: Path, front: FrontMatter | None = None) -> list[Page]:
+def load_content(root: Path, kinds: tuple[str, ...], front: FrontMatter | None = None) -> list[Page]:
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
     links_stay_inside(root, "content", root.parent)
     glossary = root / "glossary"  # term files, not pages (site_builder/glossary.py reads them)
-    return [load_page(p, root, front) for p in sorted(root.rglob("*.md")) if not p.is_relative_to(glossary)]
+    return [load_page(p, root, kinds, front) for p in sorted(root.rglob("*.md")) if not p.is_relative_to(glossary)]

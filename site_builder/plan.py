@@ -6,14 +6,42 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from site_builder.collect import Parsed
-from site_builder.figures import ResultsFile
-from site_builder.page_kinds import PageKind
+from site_builder.figures import Registry, ResultsFile
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A page kind: the template that renders it and the hooks the build calls for its pages. Each kind is one
+    module of site_builder/kinds/, registered there in ``KINDS`` (the one place); these defaults do nothing."""
+
+    name: str
+    template: str
+    from_content: bool  # may a content file ask for it
+    listed: bool = True  # in the site's page titles (the figure index's names, the sitemap)
+    root: str | None = None  # the fixed prefix of its links, when it is served at any depth (the 404 page)
+    slides: bool = False  # its content is a deck's slides (site_builder/assemble.py makes its DeckInfo)
+    glossary: bool = False  # it shows its series' glossary and decks (site_builder/assemble.py fills them)
+
+    def generated(self, files: dict[str, ResultsFile]) -> list[PlannedPage]:
+        """The pages of this kind that the build makes itself (no content file)."""
+        return []
+
+    def collect(self, p: PlannedPage, fixed: dict[str, Any], registry: Registry, files: dict[str, ResultsFile]) -> None:
+        """Kind-specific data for ``p`` (into ``p.extra``), once every figure use is recorded."""
+
+    def context(self, p: PlannedPage, r: Any) -> dict[str, Any]:
+        """What the template reads for ``p`` besides the common context; ``r``: render.pages.Rendering."""
+        return {}
+
+    def describe(self, p: PlannedPage, where: str) -> str | None:
+        """The page's description when it has none of its own (no front matter, no first paragraph)."""
+        return None
 
 
 @dataclass
 class PlannedPage:
     url: str  # site path, "" for the home page, else ending in "/"
-    kind: PageKind
+    kind: Kind
     made_from: str  # the file it comes from, as named in messages
     title: str
     series: str | None = None

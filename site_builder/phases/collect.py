@@ -15,12 +15,12 @@ from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
 from site_builder.figures import ResultsFile
 from site_builder.glossary import load_glossary
-from site_builder.page_kinds import KINDS
+from site_builder.kinds import KINDS
 from site_builder.phases.context import BuildContext
 from site_builder.phases.load import Loaded
 from site_builder.phases.models import Modeled
 from site_builder.plan import PlannedPage
-from site_builder.records import figures_shown, fixed_records
+from site_builder.records import fixed_records
 
 RESERVED = {
     "assets": "the site's assets (site_builder/static/)",
@@ -63,8 +63,7 @@ def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
     template_figs = _template_figures(loaded, modeled, env, plan)
     fixed = kept.records if kept is not None else fixed_records(paths.project, loaded.digests, registry, files)
     for p in plan:
-        if p.kind.name == "method":
-            p.extra["records"] = {**fixed, "figures": figures_shown(registry, files)}
+        p.kind.collect(p, fixed, registry, files)
     figures_digest = kept.figures_digest if kept is not None else keys.figures_digest(registry)
     charts = sorted({n for p in plan for n in p.charts})
     explorer_data: dict[str, str] = {}
@@ -115,12 +114,8 @@ def plan_pages(parsed: list, files: dict[str, ResultsFile]) -> list[PlannedPage]
                 parsed=pp,
             )
         )
-    nav_titles = {"vendor": "Experiment results"}
-    for i, rf in enumerate(files.values()):
-        nav = nav_titles.get(rf.label.split("/", 1)[0], rf.title)
-        plan.append(PlannedPage(rf.page, KINDS["results"], rf.label, rf.title, rf.series, nav, 10 + i, results=rf))
-    plan.append(PlannedPage("figures/", KINDS["figures"], "templates/figures.html", "Every number on the site"))
-    plan.append(PlannedPage("404.html", KINDS["notfound"], "templates/404.html", "Page not found"))
+    for kind in KINDS.values():
+        plan.extend(kind.generated(files))
     seen: dict[str, str] = {}
     for p in plan:
         if p.url in seen:

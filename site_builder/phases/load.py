@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from site_builder import basis
 from site_builder.content import FrontMatter, Page, load_content
+from site_builder.kinds import CONTENT_KINDS
 from site_builder.phases.context import BuildContext
 from site_builder.phases.store import load_pinned
 from site_builder.sources.reading import links_stay_inside
@@ -33,7 +34,7 @@ def load(ctx: BuildContext) -> Loaded:
     front = FrontMatter(kept.front_matter if kept is not None else None)
     for folder in (paths.templates, paths.data):  # content/ is checked as it is read
         links_stay_inside(folder, folder.name, paths.project)
-    pages = load_content(paths.content, front)
+    pages = load_content(paths.content, CONTENT_KINDS, front)
     if kept is None:
         pinned = load_pinned(paths)
         digests = pinned.digests()

@@ -73,7 +73,7 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
     )
     renderer.series = collected.series
     renderer.figures_digest = collected.figures_digest
-    renderer.titles = {p.url: p.title for p in plan if p.kind.name != "notfound"}
+    renderer.titles = {p.url: p.title for p in plan if p.kind.listed}
     renderer.series_titles = {k: s.title for k, s in SERIES.items()}
     renderer.files = modeled.files
     pinned = modeled.models.pinned

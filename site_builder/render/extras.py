@@ -64,18 +64,9 @@ def description(p: PlannedPage, md: MarkdownIt, env: dict[str, Any], series_titl
         if first:
             return shorten(first)
     where = f" ({series_title})" if series_title else ""
-    if p.results is not None:
-        return shorten(
-            f"{p.title}{where}: the results file {p.results.label}, section by section; every number links to "
-            "its cell and every table downloads as CSV."
-        )
-    if p.kind.name == "figures":
-        return (
-            "Every number on the site: its key, its text, the results cell it is checked against and the pages "
-            "that show it, grouped by results file and filterable."
-        )
-    if p.kind.name == "notfound":
-        return "No page at this address: the home page and the figure index lead to everything on the site."
+    own = p.kind.describe(p, where)
+    if own is not None:
+        return own
     return shorten(f"{p.title}{where}.")
 
 

@@ -6,6 +6,7 @@ import hashlib
 import json
 import shutil
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,6 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from site_builder import static_assets
-from site_builder.assemble import source_links
 from site_builder.cache import ResultsCache, entry_name
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
@@ -32,7 +32,7 @@ def root_of(url: str) -> str:
     return "../" * url.count("/")
 
 
-def _json_script(value: Any) -> Markup:
+def json_script(value: Any) -> Markup:
     return _json_text(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
@@ -89,6 +89,17 @@ def _registry_digest(registry: Registry, renderer: PageRenderer) -> str:
     from site_builder.render import keys
 
     return keys.digest(renderer.figures_digest, registry.used_on)
+
+
+@dataclass
+class Rendering:
+    """What a kind's context hook (site_builder/plan.py Kind.context) reads: the renderer and the page's Markdown
+    parser, environment and link prefix."""
+
+    renderer: PageRenderer
+    md: MarkdownIt
+    env: dict[str, Any]
+    root: str
 
 
 class PageRenderer:
@@ -208,7 +219,7 @@ class PageRenderer:
             return False
         if not isinstance(html, str):
             return False
-        self._write_tables(p.url, [(str(a), str(b)) for a, b in tables])
+        self.write_tables(p.url, [(str(a), str(b)) for a, b in tables])
         self._write_html(p, html)
         self.reused.append(p.url)
         return True
@@ -255,60 +266,18 @@ class PageRenderer:
         ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": {}, "scripts": []}
         ctx["shared_scripts"] = []
         ctx.update(decks=[], glossary=[], term_html={}, slides=[], deck=None)
-        root = "/" if p.kind.name == "notfound" else root_of(p.url)  # the 404 page is served at any depth
+        root = p.kind.root if p.kind.root is not None else root_of(p.url)
         env = self.markdown_env(p, root)
-        if p.parsed is not None:
-            ctx["meta"] = p.parsed.page.meta
-            if "deck" in p.extra:
-                from site_builder.render.deck import render_slides  # imported when a deck is rendered
-
-                ctx["deck"] = p.extra["deck"]
-                ctx["slides"] = render_slides(p.extra["deck"].slides, self.md, env, source_links(p.extra["deck"], root))
-                ctx["body"] = Markup("")
-            else:
-                ctx["body"] = Markup(self.md.renderer.render(p.parsed.tokens, self.md.options, env))
-            if "records" in p.extra:
-                ctx["records"] = p.extra["records"]
-            if "glossary" in p.extra:
-                ctx["glossary"] = p.extra["glossary"]
-                ctx["decks"] = p.extra["decks"]
-                ctx["term_html"] = {
-                    t.key: Markup(self.md.render(t.body, env)) for g in p.extra["glossary"] for t in g["terms"]
-                }
-            if p.charts:
-                ctx["charts"] = p.charts
-                ctx["chart_data"] = {n: _json_text(self.explorer_data[n]) for n in p.charts}
-                ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
-                ctx["shared_scripts"] = list(dict.fromkeys(s for n in p.charts for s in EXPLORERS[n].shared))
-        elif p.results is not None:
-            from site_builder.render.results_page import render_results  # imported when a results page is rendered
-
-            tables: list[tuple[str, str]] = []
-            body, toc = render_results(
-                p.results.text, p.results.sections, self.md, self.registry.by_cell(p.results.label), root, tables
-            )
-            ctx.update(body=Markup(body), toc=toc, source=p.results.label, meta={})
-            ctx["downloads"] = self._downloads(p.results, root)
-            self._write_tables(p.url, tables)
-        elif p.kind.name == "figures":
-            ctx.update(groups=extras.figure_groups(self.registry, self.files, root), meta={})
-            ctx["page_titles"] = _json_script(dict(sorted(self.titles.items())))
+        if p.charts:
+            ctx["charts"] = p.charts
+            ctx["chart_data"] = {n: _json_text(self.explorer_data[n]) for n in p.charts}
+            ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
+            ctx["shared_scripts"] = list(dict.fromkeys(s for n in p.charts for s in EXPLORERS[n].shared))
+        ctx.update(p.kind.context(p, Rendering(self, self.md, env, root)))
         ctx["description"] = extras.description(p, self.md, env, self.series_titles.get(p.series or ""))
         self._write(p, root, ctx)
 
-    def _downloads(self, rf: ResultsFile, root: str) -> dict[str, Any]:
-        """A results page's source: the published results.md and results.json beside it, or a vendored
-        file's pinned path and SHA-256 (and the method page's list of pins, when the site has one)."""
-        if rf.label.startswith("data/"):
-            base = "../" + rf.page.rstrip("/").rsplit("/", 1)[-1]  # written beside the page's folder
-            return {"files": [("results.md", base + ".md"), ("results.json", base + ".json")], "pinned": ""}
-        pin = self.pins.get(rf.label, "")
-        where, _, digest = pin.rpartition(" ")
-        pins_page = next((u for u, t in self.titles.items() if u.endswith("method/")), None)
-        pins_href = f"{root}{pins_page}#pinned-inputs" if pins_page else ""
-        return {"files": [], "pinned": where, "sha256": digest, "pins_href": pins_href}
-
-    def _write_tables(self, url: str, tables: list[tuple[str, str]]) -> None:
+    def write_tables(self, url: str, tables: list[tuple[str, str]]) -> None:
         """Each results table as CSV, in ``<page>/tables/`` (linked under the table)."""
         self._tables = tables
         self.tables[url] = [name for name, _ in tables]

@@ -109,7 +109,6 @@ def make_env(folder: Path, seconds: float = DEFAULT_SECONDS) -> SiteSandbox:
     return env
 
 
-
 @contextmanager
 def _time_limit(env: SiteSandbox, seconds: float) -> Iterator[None]:
     """Stop a render after ``seconds``: SIGALRM in the main thread (stops any loop), a deadline checked on

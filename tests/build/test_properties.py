@@ -20,6 +20,7 @@ from site_builder.cli import main
 from site_builder.collect import check_refs, parse_page
 from site_builder.content import load_page
 from site_builder.errors import InputError
+from site_builder.kinds import CONTENT_KINDS
 from site_builder.markdown.parser import make_markdown
 from site_builder.sources.experiment import load_results_json, load_run
 from tests.build.test_bad_inputs import Sandbox, leftovers
@@ -43,7 +44,7 @@ def one_line(e: InputError) -> None:
 
 def page_or_error(path: Path, root: Path) -> None:
     try:
-        page = load_page(path, root)
+        page = load_page(path, root, CONTENT_KINDS)
         check_refs(parse_page(page, MD), {}, {})
     except InputError as e:
         one_line(e)

@@ -193,9 +193,9 @@ def test_a_data_block_that_a_browser_would_run_past_is_a_problem(data: str) -> N
 
 
 def test_json_in_a_page_has_no_markup_opener() -> None:
-    from site_builder.render.pages import _json_script
+    from site_builder.render.pages import json_script
 
-    text = str(_json_script({"title": "A <!--<script> title </script>"}))
+    text = str(json_script({"title": "A <!--<script> title </script>"}))
     assert "<" not in text
     assert extract(f'<script type="application/json">{text}</script>')["problems"] == []
 

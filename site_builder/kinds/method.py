@@ -1,0 +1,24 @@
+"""The method page (``kind: method``): the build's records (inputs, pins, figure counts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from site_builder.figures import Registry, ResultsFile
+from site_builder.kinds.page import ContentKind
+from site_builder.plan import PlannedPage
+from site_builder.records import figures_shown
+from site_builder.render.pages import Rendering
+
+
+@dataclass(frozen=True)
+class MethodKind(ContentKind):
+    def collect(self, p: PlannedPage, fixed: dict[str, Any], registry: Registry, files: dict[str, ResultsFile]) -> None:
+        p.extra["records"] = {**fixed, "figures": figures_shown(registry, files)}
+
+    def context(self, p: PlannedPage, r: Rendering) -> dict[str, Any]:
+        return {**super().context(p, r), "records": p.extra["records"]}
+
+
+METHOD = MethodKind("method", "method.html", True)

@@ -1,0 +1,23 @@
+"""The 404 page (``404.html``, generated): served at any depth, so its links go from the site root; not listed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from site_builder.figures import ResultsFile
+from site_builder.plan import Kind, PlannedPage
+
+
+@dataclass(frozen=True)
+class NotFoundKind(Kind):
+    listed: bool = False
+    root: str | None = "/"
+
+    def generated(self, files: dict[str, ResultsFile]) -> list[PlannedPage]:
+        return [PlannedPage("404.html", self, "templates/404.html", "Page not found")]
+
+    def describe(self, p: PlannedPage, where: str) -> str | None:
+        return "No page at this address: the home page and the figure index lead to everything on the site."
+
+
+NOTFOUND = NotFoundKind("notfound", "404.html", False)
