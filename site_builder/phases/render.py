@@ -26,7 +26,6 @@ RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half a
 class Rendered:
     tmp: Path  # the temporary output folder
     renderer: Any  # render.pages.PageRenderer, holding what was written
-    page_keys: dict[str, str]  # page URL -> its render key (keys.page_key; none without a cache)
     shared: bool  # some pages were rendered in a forked process (their links are read beside the index)
     figures_json: str
 
@@ -59,7 +58,7 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         (tmp / "figures.json").write_text(figures_json, "utf-8")
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
-    return Rendered(tmp, renderer, dict(renderer.keys), bool(theirs), figures_json)
+    return Rendered(tmp, renderer, bool(theirs), figures_json)
 
 
 def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Any:

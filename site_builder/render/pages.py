@@ -143,6 +143,7 @@ class PageRenderer:
         self.digests: dict[str, str] = {}  # page URL -> SHA-256 of its HTML, for every page (carried ones too)
         self.tables: dict[str, list[str]] = {}  # page URL -> its CSV tables' file names
         self.keys: dict[str, str] = {}  # page URL -> its render key (keys.page_key), with a cache
+        self._planned: dict[tuple[str, str], str | None] = {}  # (URL, own key) -> key_of's answer, read once
         self.carry: Carry | None = None  # the previous output, when pages may be carried over from it
         self.cache: ResultsCache | None = None  # rendered pages by key (render/keys.py), None: render every page
         self.reused: list[str] = []  # pages written from the cache
@@ -171,6 +172,13 @@ class PageRenderer:
         not rendered from it before (or there is no cache)."""
         if own is None or self.cache is None:
             return None
+        if (p.url, own) in self._planned:
+            return self._planned[(p.url, own)]
+        self._planned[(p.url, own)] = found = self._key_from_reads(p, own)
+        return found
+
+    def _key_from_reads(self, p: PlannedPage, own: str) -> str | None:
+        assert self.cache is not None
         stored = self.cache.read(_reads_entry(p), own)
         try:
             names = json.loads(stored) if stored is not None else None
