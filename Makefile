@@ -35,7 +35,7 @@ site: $(VENV)/.site-stamp chromium
 results: $(VENV)/.site-stamp
 	$(PY) -m site_builder results
 
-# The decks' PDFs are part of every build (site_builder/print_phase.py): `make pdf` is `make site`.
+# The decks' PDFs are part of every build (site_builder/printing/store.py): `make pdf` is `make site`.
 pdf: site
 
 # Debian's Chromium prints the decks' PDFs in the build and drives the browser tests (Playwright cannot download

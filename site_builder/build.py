@@ -15,8 +15,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from site_builder import cache as results_cache
-from site_builder import outdir, uptodate
+from site_builder import outdir
+from site_builder.cache import store as results_cache
+from site_builder.cache import uptodate
 from site_builder.explorers import EXPLORERS
 from site_builder.paths import Options, Paths
 from site_builder.phases import check, collect, load, models, printing, render, search, swap, verify
@@ -33,7 +34,7 @@ from site_builder.phases.store import (
     pinned_digests,
     results_files,
 )
-from site_builder.producers import PRODUCERS
+from site_builder.results.producers import PRODUCERS
 
 
 def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.State | None = None) -> Summary:
@@ -41,7 +42,7 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
     to it and swapped in by renames only when every phase passed. SIGTERM/SIGINT stop it cleanly.
 
     If no input changed since the last build into ``--out`` and the folder is as that build left it, nothing
-    is done (:mod:`site_builder.uptodate`); ``state`` is that check when the caller already made it."""
+    is done (:mod:`site_builder.cache.uptodate`); ``state`` is that check when the caller already made it."""
     t_start = time.perf_counter()
     paths = opts.paths()
     # the path as given (a symbolic link is refused, not followed), before anything is written

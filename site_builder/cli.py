@@ -137,11 +137,11 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, opts: Options) -> int:
     try:
         if args.command in ("build", "serve", "check", "figures", "explain"):
-            from site_builder.cachedir import usable
+            from site_builder.cache.folder import usable
 
             opts = usable(opts, lambda line: print(line, file=sys.stderr))
         if args.command == "build":
-            from site_builder import uptodate
+            from site_builder.cache import uptodate
 
             state = uptodate.check(opts)
             if state.record is not None:  # nothing changed: done without importing the build's modules
@@ -151,15 +151,15 @@ def _run(args: argparse.Namespace, opts: Options) -> int:
 
             build(opts, state=state)
         elif args.command == "pdf":
-            from site_builder.pdf import main as pdf_main
+            from site_builder.printing.pdf import main as pdf_main
 
             return pdf_main((args.out or args.project / "site").resolve())
         elif args.command == "serve":
-            from site_builder.serve import serve
+            from site_builder.commands.serve import serve
 
             return serve(opts, args.port)
         elif args.command in ("explain", "changes"):
-            from site_builder import provenance
+            from site_builder.commands import provenance
 
             if args.command == "explain":
                 provenance.explain(opts, args.key)
@@ -170,14 +170,14 @@ def _run(args: argparse.Namespace, opts: Options) -> int:
 
             write_results(opts)
         elif args.command == "pin":
-            from site_builder.producers import reads
+            from site_builder.results.producers import reads
             from site_builder.sources import pins
 
             paths = opts.paths()
             got = pins.write_pins(paths.pins, pins.Roots(paths.vendor, paths.reference), reads())
             print(f"pinned {sum(len(v) for v in got.values())} files in data/sources.yaml")
         else:
-            from site_builder import authoring
+            from site_builder.commands import authoring
 
             if args.command == "check":
                 authoring.check(opts)

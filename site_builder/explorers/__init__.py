@@ -21,9 +21,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from site_builder.producers import Produced
+    from site_builder.results.producers import ResultsText
 
-Docs = Mapping[str, "Produced"]
+Docs = Mapping[str, "ResultsText"]
 FMT = ("js/ports/fmt.js",)  # site_builder/fmt.py's formats, one port shared by several explorers
 NUM = ("js/ports/num.js",)  # math.fsum, fmean and int / int, one port shared by several explorers
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 CLASSES = ("dense", "attention", "transform", "spectral_w", "spectral_d", "other")
 # The op classes the bars stack, from the ledger's classes: matmuls, attention and other digital work are
@@ -72,7 +72,7 @@ DIVIDE_CASES = (
 )
 
 
-def _analysis(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def _analysis(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     return docs["analysis"].data
 
 
@@ -107,7 +107,7 @@ def _config(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def payload(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     data = _analysis(docs)
     c = data["constants"]
     step = c["step_tokens"]
@@ -197,7 +197,7 @@ def _format_want(fn: str, args: tuple[Any, ...]) -> str:
     raise ValueError(f"no format case for {fn!r}")
 
 
-def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def cases(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """Parity cases: every row of results §2 and every variant and length of §4 at the results' step, the
     same at other steps, the mask formula and frames of §4, exact division and the formats."""
     from site_builder.models.analysis import weight_mask_values

@@ -26,7 +26,7 @@ from site_builder.explorers.sim_model import HOME, SimModel, rebuild, sim_data
 from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation.breakeven import REL_TOL, crossing
 from site_builder.models.simulation.module import BUDGET_LABELS
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 VARIANTS = ("A", "B", "C", "Cp", "E", "Ep")
 MODULE_VARIANTS = cf.MODULE_VARIANTS
@@ -64,7 +64,7 @@ def _phase(p: Mapping[str, Any]) -> float | dict[str, Any]:
     return {k: p[k] for k in WAN_KEYS}
 
 
-def model(docs: Mapping[str, Produced], budget: str | None = None) -> dict[str, Any]:
+def model(docs: Mapping[str, ResultsText], budget: str | None = None) -> dict[str, Any]:
     """What the port computes from: each row's step phase by phase (only ``budget``'s rows of E and E′ when
     given), the steps to the target, the sweep."""
     data = sim_data(docs)
@@ -85,7 +85,7 @@ def model(docs: Mapping[str, Produced], budget: str | None = None) -> dict[str, 
     }
 
 
-def points(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def points(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """The recorded points: the 2 DC × 4 columns of results.md §2, by bandwidth."""
     links = sim_data(docs)["parameters"]["links"]
     out = [
@@ -96,7 +96,7 @@ def points(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda p: p["bandwidth"])
 
 
-def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def payload(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     data = sim_data(docs)
     return {
         "model": model(docs),
@@ -254,7 +254,7 @@ FORMATS: tuple[tuple[str, list[Any]], ...] = (
 _FMT = {"fixed": fmt.fixed, "unit": fmt.unit, "grouped": fmt.grouped}
 
 
-def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def cases(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """Every time-to-target and step cell of results.md §2 on 2 DC × 4 (each preset, each budget, both
     bases), every row of §7a and more crossings, bandwidths away from the presets, the curves, the slider and
     the formats."""

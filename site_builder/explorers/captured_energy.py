@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from site_builder import fmt
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 DEFAULTS = {"run": "band/2d/64", "tensor": "momentum"}
 # Runs in the order of the vendored results.md §2: run key -> our configuration id (whose label we show).
@@ -42,11 +42,11 @@ SELECTORS = (
 )
 
 
-def _energy(docs: Mapping[str, Produced]) -> dict[str, dict[str, float]]:
+def _energy(docs: Mapping[str, ResultsText]) -> dict[str, dict[str, float]]:
     return docs["experiment"].data["energy"]
 
 
-def keep_fraction(docs: Mapping[str, Produced]) -> float:
+def keep_fraction(docs: Mapping[str, ResultsText]) -> float:
     """The kept fraction of coefficients (results.md §1 of our experiment results)."""
     return float(docs["experiment"].parsed["figures"]["exp.setting.keep"]["value"])
 
@@ -60,7 +60,7 @@ def nested(flat: Mapping[str, float]) -> dict[str, dict[str, dict[str, float]]]:
     return out
 
 
-def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def payload(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     energy = _energy(docs)
     curves = docs["experiment"].data["curves"]
     missing = [k for k, _ in RUNS if k not in energy]
@@ -114,7 +114,7 @@ FORMATS: tuple[tuple[str, list[Any]], ...] = (
 _FMT = {"fixed": fmt.fixed, "ratioX": fmt.ratio_x}
 
 
-def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def cases(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """Every row of the vendored results.md §2 (each run and tensor, all four groups), and the formats."""
     p = payload(docs)
     sels = [s["id"] for s in p["selectors"]]

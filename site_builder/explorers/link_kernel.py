@@ -36,7 +36,7 @@ from site_builder.models.simulation.module import (
     stage_rates,
 )
 from site_builder.models.simulation.tables import HOT_SPOT_RESOURCES as RESOURCES
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 VARIANTS = ("E", "Ep")
 BUDGETS = ("low", "high", "free")
@@ -67,7 +67,7 @@ def _variant_label(v: str) -> str:
     return f"{var.name}: {PLACES[v]}" + (" (hypothetical)" if var.hypothetical else "")
 
 
-def model(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def model(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     """What the port computes from: the spec, the steps of E and E′ at [free] phase by phase, the steps by planes."""
     data = sim_data(docs)
     spec = data["module_spec"]
@@ -98,7 +98,7 @@ def spec_dict(spec: ModuleSpec) -> dict[str, Any]:
     return {k: getattr(spec, k) for k in (*SPEC_KEYS, "budget_flops")}
 
 
-def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def payload(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     data = sim_data(docs)
     return {
         "model": model(docs),
@@ -217,7 +217,7 @@ def _case(sim: SimModel, m: dict[str, Any], cid: str, v: str, b: str | float | N
     return {"id": cid, "fn": "outputs", "args": [m, settings], "want": outputs(sim, v, b, planes, fpga)}
 
 
-def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def cases(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """Every row of results.md §3 (each budget), of §2 and §6 for E and E′ on 2 DC × 4 over 100 GbE, of §8
     (4, 8 and 12 planes), settings away from them, the pieces of the model one by one, and the formats."""
     sim = rebuild(docs)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from site_builder import fmt
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 GROUPS = (
     ("main", "Baseline and fixed bands"),
@@ -51,11 +51,11 @@ SERIES = (
 DEFAULT_TARGET = "3.158"  # the simulation's target: the fixed low band's final loss in 2-D 64×64 chunks
 
 
-def _data(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def _data(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     return docs["experiment"].data
 
 
-def ladder(docs: Mapping[str, Produced]) -> list[dict[str, str]]:
+def ladder(docs: Mapping[str, ResultsText]) -> list[dict[str, str]]:
     """The steps ladder's targets, highest first: each a configuration's final loss, as §4 prints it."""
     return [{"text": fmt.fixed(r["target"], 3), "config": r["config"]} for r in _data(docs)["ladder"]]
 
@@ -63,7 +63,7 @@ def ladder(docs: Mapping[str, Produced]) -> list[dict[str, str]]:
 EVAL_EVERY = "exp.setting.eval_every"
 
 
-def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def payload(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     data = _data(docs)
     curves, steps = data["curves"], data["steps_per_seed"]
     targets = ladder(docs)
@@ -121,7 +121,7 @@ FORMATS: tuple[tuple[str, list[Any]], ...] = (
 )
 
 
-def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def cases(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """The port's band and wire-axis functions on every series drawn, steps to every target of the ladder for
     every series (every cell of §4 for the configurations shown), where each mark sits on the wire axis, and
     the format §4 prints steps with."""

@@ -18,12 +18,12 @@ from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation.collectives import Topology
 from site_builder.models.simulation.inputs import MeasuredConfig, SimInputs
 from site_builder.models.simulation.presets import Device, Link, Presets
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 HOME = "2dc4.100gbe"  # the topology of the explorers: 2 DC × 4 over 100 GbE (results' HOME)
 
 
-def sim_data(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def sim_data(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     return docs["simulation"].data
 
 
@@ -42,7 +42,7 @@ class SimModel:
         return self.topologies[HOME]
 
 
-def rebuild(docs: Mapping[str, Produced]) -> SimModel:
+def rebuild(docs: Mapping[str, ResultsText]) -> SimModel:
     """The simulation's inputs and presets, as recorded in its results.json ``data``."""
     data = sim_data(docs)
     p = data["parameters"]

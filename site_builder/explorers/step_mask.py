@@ -14,7 +14,7 @@ from typing import Any
 
 from site_builder import fmt
 from site_builder.models.analysis.masks import EngineStep, MaskBudget, engine_step, mask_budget
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 DEFAULT_VARIANT = "hyena2"
 DEFAULT_LENGTH = 2048
@@ -34,17 +34,17 @@ TERMS = (
 SAFE = 2**53 - 1  # JavaScript's Number.MAX_SAFE_INTEGER: every term must be an exact double
 
 
-def _masks(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def _masks(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     return docs["analysis"].data["masks"]
 
 
-def defaults(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def defaults(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     """The model's settings of results.md §4 (``data.masks.defaults``)."""
     d = _masks(docs)["defaults"]
     return {k: d[k] for k in SETTINGS}
 
 
-def terms_of(docs: Mapping[str, Produced], variant: str, length: int) -> dict[str, Any]:
+def terms_of(docs: Mapping[str, ResultsText], variant: str, length: int) -> dict[str, Any]:
     t = _masks(docs)["terms"][variant][str(length)]
     out = {k: t[k] for k in TERMS}
     for k, v in out.items():
@@ -53,7 +53,7 @@ def terms_of(docs: Mapping[str, Produced], variant: str, length: int) -> dict[st
     return out
 
 
-def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def payload(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     data = docs["analysis"].data
     terms = _masks(docs)["terms"]
     labels = data["constants"]["variant_labels"]
@@ -73,7 +73,7 @@ def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
     }
 
 
-def schedules(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def schedules(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """The schedule rows of results.md §4 (``data.masks.schedules_hyena2_2048``): the row's key (its figures are
     ``ana.masks.schedule.SLUG.*``) and the variant, length, schedule, microbatch and model-parallel degree it was
     computed at, the other settings being the defaults. The CSV keys the mask time at these settings."""
@@ -181,7 +181,7 @@ FORMATS: tuple[tuple[str, list[Any], str], ...] = (
 
 
 def _case(
-    docs: Mapping[str, Produced],
+    docs: Mapping[str, ResultsText],
     cid: str,
     variant: str,
     length: int,
@@ -198,7 +198,7 @@ def _case(
     }
 
 
-def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def cases(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """Every row of results.md §4 (masks at 2,048 to 8,192 and at 32,768, the step with the engine, the
     schedules), settings away from the defaults, and the number formats."""
     out: list[dict[str, Any]] = []

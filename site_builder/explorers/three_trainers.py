@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from site_builder import fmt
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 # Values on which a port of Python's '{:.2e}' most easily goes wrong: exact binary ties (Python rounds
 # half to even, JavaScript's toExponential half up), carries into the next power of ten, zero, signs,
@@ -38,11 +38,11 @@ SCI_EDGES: tuple[float, ...] = (
 )
 
 
-def _data(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def _data(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     return docs["trainers"].data
 
 
-def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def payload(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     d = _data(docs)
     figures = docs["trainers"].parsed["figures"]
     return {
@@ -59,7 +59,7 @@ def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
     }
 
 
-def curve_steps(docs: Mapping[str, Produced]) -> list[int]:
+def curve_steps(docs: Mapping[str, ResultsText]) -> list[int]:
     """The steps of results.md §3's table (the first setting over training): there, the curves' points are the
     figures ``trn.curve.STEP.TRAINER`` and ``trn.curve.STEP.twin``, which the CSV keys."""
     from site_builder.results.trainers import CURVE_STEPS
@@ -73,7 +73,7 @@ def curve_steps(docs: Mapping[str, Produced]) -> list[int]:
     return list(CURVE_STEPS)
 
 
-def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def cases(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """Grid lookup, final losses and their text at every grid point, and the formatter on hard values."""
     from site_builder.models.trainers import final_loss
     from site_builder.results.trainers import final_key, loss_text

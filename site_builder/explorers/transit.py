@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from site_builder import fmt
 from site_builder.models.simulation.tables import HOT_SPOT_RESOURCES, ROWS
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 
 if TYPE_CHECKING:
     from site_builder.models.simulation.closed_form import StepPlan
@@ -35,7 +35,7 @@ PARTS = ("compute", "module", "latency", "intra", "wan")
 STAGES = ("port", "optics", "compute", "fpga")
 
 
-def _sim(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def _sim(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     return docs["simulation"].data
 
 
@@ -44,7 +44,7 @@ def hot_slug(resource: str) -> str:
     return resource.replace(" ", "_").replace("-", "_").lower()
 
 
-def model(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def model(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     """What the port computes from: the simulation's parameters and its transit data, as results.json has them."""
     data = _sim(docs)
     p, t = data["parameters"], data["transit"]
@@ -77,7 +77,7 @@ def model(docs: Mapping[str, Produced]) -> dict[str, Any]:
     }
 
 
-def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
+def payload(docs: Mapping[str, ResultsText]) -> dict[str, Any]:
     t = _sim(docs)["transit"]
     ladder = {fmt.fixed(r["target"], 3): r["config"] for r in docs["experiment"].data["ladder"]}
     return {
@@ -91,7 +91,7 @@ def payload(docs: Mapping[str, Produced]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------------ the model
-def presets_of(docs: Mapping[str, Produced]) -> Presets:
+def presets_of(docs: Mapping[str, ResultsText]) -> Presets:
     """The simulation's presets, rebuilt from results.json (the values the port gets)."""
     from site_builder.models.simulation.presets import Device, Link, Presets
 
@@ -104,7 +104,7 @@ def presets_of(docs: Mapping[str, Produced]) -> Presets:
     return Presets(Device(d["name"], d["peak_flops"], d["mfu"], d["idle_w"], d["pj_per_flop"]), links)
 
 
-def inputs_of(docs: Mapping[str, Produced]) -> SimInputs:
+def inputs_of(docs: Mapping[str, ResultsText]) -> SimInputs:
     """The simulation's inputs for the four measured configurations the variants use, rebuilt from results.json."""
     from site_builder.models.simulation.inputs import MeasuredConfig, SimInputs
 
@@ -229,7 +229,7 @@ FORMATS: tuple[tuple[str, list[Any]], ...] = (
 _FMT = {"fixed": fmt.fixed, "grouped": fmt.grouped, "unit": fmt.unit, "pct": fmt.pct}
 
 
-def cases(docs: Mapping[str, Produced]) -> list[dict[str, Any]]:
+def cases(docs: Mapping[str, ResultsText]) -> list[dict[str, Any]]:
     """Every row of results.md §2, §5 and §6 (each variant and budget on each of the eight topologies at 3.158),
     every variant at every loss of the ladder on 2 DC × 4 over 100 GbE (§2's other losses), topologies and
     links the results do not show, and the number formats. Each case runs a batch of choices on one model."""

@@ -2,11 +2,12 @@
 
 A content page names its kind in front matter (``kind: page`` by default); the generated kinds (results pages,
 the figure index, the 404 page) make their pages in their ``generated`` hook. The base class and what each hook
-is called with: :class:`site_builder.plan.Kind`.
+is called with: :class:`site_builder.content.plan.Kind`.
 """
 
 from __future__ import annotations
 
+from site_builder.content.plan import Kind
 from site_builder.kinds.deck import DECK
 from site_builder.kinds.figures import FIGURES
 from site_builder.kinds.home import HOME
@@ -15,7 +16,6 @@ from site_builder.kinds.method import METHOD
 from site_builder.kinds.notfound import NOTFOUND
 from site_builder.kinds.page import PAGE
 from site_builder.kinds.results import RESULTS
-from site_builder.plan import Kind
 
 KINDS: dict[str, Kind] = {k.name: k for k in (HOME, PAGE, DECK, HUB, GLOSSARY, METHOD, RESULTS, FIGURES, NOTFOUND)}
 CONTENT_KINDS = tuple(k.name for k in KINDS.values() if k.from_content)

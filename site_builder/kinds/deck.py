@@ -1,5 +1,5 @@
 """A deck (``kind: deck``, content/<series>/decks/NN-slug.md): its slides, rendered by site_builder/render/deck.py
-from the DeckInfo site_builder/assemble.py makes (``slides`` is set)."""
+from the DeckInfo site_builder/content/assemble.py makes (``slides`` is set)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 from markupsafe import Markup
 
-from site_builder.assemble import source_links
+from site_builder.content.assemble import source_links
+from site_builder.content.plan import PlannedPage
 from site_builder.kinds.page import ContentKind
-from site_builder.plan import PlannedPage
 from site_builder.render.deck import render_slides
 from site_builder.render.pages import Rendering
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.figures import ResultsFile
-from site_builder.plan import Kind, PlannedPage
+from site_builder.content.plan import Kind, PlannedPage
 from site_builder.render.extras import figure_groups
 from site_builder.render.pages import Rendering, json_script
+from site_builder.results.figures import ResultsFile
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """A series' hub and glossary pages (``kind: hub``, ``kind: glossary``): one kind class, two templates. Each lists
-its series' decks and glossary (filled in by site_builder/assemble.py, since ``glossary`` is set)."""
+its series' decks and glossary (filled in by site_builder/content/assemble.py, since ``glossary`` is set)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from site_builder.content.plan import PlannedPage
 from site_builder.kinds.page import ContentKind
-from site_builder.plan import PlannedPage
 from site_builder.render.pages import Rendering
 
 

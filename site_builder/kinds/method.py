@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.figures import Registry, ResultsFile
+from site_builder.content.plan import PlannedPage
+from site_builder.kinds.method_records import figures_shown
 from site_builder.kinds.page import ContentKind
-from site_builder.plan import PlannedPage
-from site_builder.records import figures_shown
 from site_builder.render.pages import Rendering
+from site_builder.results.figures import Registry, ResultsFile
 
 
 @dataclass(frozen=True)

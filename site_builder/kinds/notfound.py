@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from site_builder.figures import ResultsFile
-from site_builder.plan import Kind, PlannedPage
+from site_builder.content.plan import Kind, PlannedPage
+from site_builder.results.figures import ResultsFile
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from site_builder.plan import Kind, PlannedPage
+from site_builder.content.plan import Kind, PlannedPage
 from site_builder.render.pages import Rendering
 
 

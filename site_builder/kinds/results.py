@@ -7,11 +7,11 @@ from typing import Any
 
 from markupsafe import Markup
 
-from site_builder.figures import ResultsFile
-from site_builder.plan import Kind, PlannedPage
+from site_builder.content.plan import Kind, PlannedPage
 from site_builder.render.extras import shorten
 from site_builder.render.pages import Rendering
 from site_builder.render.results_page import render_results
+from site_builder.results.figures import ResultsFile
 
 NAV_TITLES = {"vendor": "Experiment results"}  # a results file's folder -> its navigation title, if not its own
 

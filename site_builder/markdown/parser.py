@@ -26,8 +26,8 @@ from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.anchors.index import slugify
 from mdit_py_plugins.container import container_plugin
 
-from site_builder.figures import Figure
 from site_builder.markdown.terms import terms_plugin
+from site_builder.results.figures import Figure
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 URL_SCHEME = re.compile(r"^[\x00-\x20]*([A-Za-z][A-Za-z0-9+.\-]*):")

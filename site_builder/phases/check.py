@@ -7,10 +7,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from site_builder import print_phase, processes
+from site_builder import processes
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext
 from site_builder.phases.render import Rendered
+from site_builder.printing import store as print_phase
 
 NOTE = "internal links and anchors resolve, no external resource, no inline script"
 
@@ -25,7 +26,7 @@ class Checking:
 def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: print_phase.Printed) -> Checking:
     """Start the link check (or run it, when it does not run beside the search index). Every link is checked, the
     decks' PDFs included; only a build told not to print (``printed.skipped``) lets its PDF links stand unprinted."""
-    from site_builder import page_scan
+    from site_builder.phases import scan as page_scan
     from site_builder.render.links import check_links
 
     t0 = time.perf_counter()

@@ -9,18 +9,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from site_builder import outdir
-from site_builder.assemble import SeriesData, collect_series
-from site_builder.collect import check_refs
+from site_builder.content.assemble import SeriesData, collect_series
+from site_builder.content.glossary import load_glossary
+from site_builder.content.parse import check_refs
+from site_builder.content.plan import PlannedPage
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
-from site_builder.figures import ResultsFile
-from site_builder.glossary import load_glossary
 from site_builder.kinds import KINDS
+from site_builder.kinds.method_records import fixed_records
 from site_builder.phases.context import BuildContext
 from site_builder.phases.load import Loaded
 from site_builder.phases.models import Modeled
-from site_builder.plan import PlannedPage
-from site_builder.records import fixed_records
+from site_builder.results.figures import ResultsFile
 
 RESERVED = {
     "assets": "the site's assets (site_builder/static/)",
@@ -46,8 +46,8 @@ class Collected:
 
 
 def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
+    from site_builder.cache import keys
     from site_builder.markdown.parser import make_markdown
-    from site_builder.render import keys
     from site_builder.render.templates import make_env
 
     t0 = time.perf_counter()

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from site_builder import outdir, uptodate
-from site_builder.cache import ResultsCache
+from site_builder import outdir
+from site_builder.cache import uptodate
+from site_builder.cache.store import ResultsCache
 from site_builder.errors import BuildError
 from site_builder.paths import Options, Paths
 
@@ -23,7 +24,7 @@ class Summary:
     seconds: float = 0.0
     stages: list[tuple[str, float, str]] = field(default_factory=list)
     computed: list[str] = field(default_factory=list)  # models recomputed (cache misses)
-    output: dict[str, Any] = field(default_factory=dict)  # what was written (uptodate.Record.output)
+    output: dict[str, Any] = field(default_factory=dict)  # what was written (uptodate.LastBuild.output)
     printed: list[str] = field(default_factory=list)  # the decks' PDFs printed in Chromium (not from the store)
 
 

@@ -1,4 +1,4 @@
-"""Load: the basis kept by an earlier build from the same inputs (site_builder/basis.py), the content pages,
+"""Load: the basis kept by an earlier build from the same inputs (site_builder/cache/basis.py), the content pages,
 and the pinned inputs verified (or their digests as the basis holds them)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from site_builder import basis
-from site_builder.content import FrontMatter, Page, load_content
+from site_builder.cache import basis
+from site_builder.content.pages import FrontMatter, Page, load_content
 from site_builder.kinds import CONTENT_KINDS
 from site_builder.phases.context import BuildContext
 from site_builder.phases.store import load_pinned

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from site_builder import outdir, processes
 from site_builder.errors import BuildError
-from site_builder.figures import Figures, Registry, ResultsFile
 from site_builder.phases.context import BuildContext
 from site_builder.phases.load import Loaded
 from site_builder.phases.store import (
@@ -21,7 +20,8 @@ from site_builder.phases.store import (
     load_pinned,
     results_files,
 )
-from site_builder.producers import PRODUCERS, Produced
+from site_builder.results.figures import Figures, Registry, ResultsFile
+from site_builder.results.producers import PRODUCERS, ResultsText
 
 AGAIN = "as an earlier build from the same inputs (all but content/) found them"
 
@@ -31,10 +31,10 @@ class Modeled:
     models: Models
     registry: Registry
     files: dict[str, ResultsFile]
-    docs: dict[str, Produced] | None  # None when the basis was kept (computed only if something needs them)
+    docs: dict[str, ResultsText] | None  # None when the basis was kept (computed only if something needs them)
     drift: processes.Beside[tuple[list[str], int]] | None = None  # the drift check, when it runs beside
 
-    def documents(self, ctx: BuildContext) -> dict[str, Produced]:
+    def documents(self, ctx: BuildContext) -> dict[str, ResultsText]:
         """The results documents, when the basis lacks something made from them (an explorer no page showed)."""
         if self.docs is None:
             self.models.pinned = self.models.pinned or load_pinned(ctx.paths)
@@ -74,7 +74,9 @@ def _checked_before(ctx: BuildContext) -> bool:
     return ctx.state.unchanged(*(f"{d}/" for d in ("site_builder", "data", "vendor", "reference")))
 
 
-def _drift_beside(ctx: BuildContext, docs: dict[str, Produced], m: Models) -> processes.Beside[tuple[list[str], int]]:
+def _drift_beside(
+    ctx: BuildContext, docs: dict[str, ResultsText], m: Models
+) -> processes.Beside[tuple[list[str], int]]:
     drift = processes.Beside(lambda: drift_checked(ctx.paths, docs, m))
     ctx.children.callback(drift.cancel)
 

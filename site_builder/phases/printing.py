@@ -1,14 +1,14 @@
 """Print: each deck's PDF written into the temporary output folder before the checks (so the link check sees it),
-printed in Chromium from the built deck page or taken from the PDF store (site_builder/print_phase.py)."""
+printed in Chromium from the built deck page or taken from the PDF store (site_builder/printing/store.py)."""
 
 from __future__ import annotations
 
 import time
 
-from site_builder import print_phase
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext
 from site_builder.phases.render import Rendered
+from site_builder.printing import store as print_phase
 
 
 def printing(ctx: BuildContext, collected: Collected, rendered: Rendered) -> print_phase.Printed:

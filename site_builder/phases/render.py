@@ -1,5 +1,5 @@
 """Render: every page written into the temporary output folder, from the render cache when its key (made from
-every object the renderer is given, site_builder/render/keys.py) was seen before, with the static files, the
+every object the renderer is given, site_builder/cache/keys.py) was seen before, with the static files, the
 downloads, the sitemap and the figure list."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import processes
+from site_builder.content.plan import PlannedPage, navigation
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext, writing
 from site_builder.phases.load import Loaded
 from site_builder.phases.models import Modeled
-from site_builder.plan import PlannedPage, navigation
 from site_builder.series import SERIES, SITE_TITLE
 
 RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half are rendered in another process
@@ -62,7 +62,7 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
 
 
 def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Any:
-    from site_builder.render.carry import Carry
+    from site_builder.cache.carry import Carry
     from site_builder.render.pages import PageRenderer
 
     plan, state = collected.plan, ctx.state
@@ -94,7 +94,7 @@ def _own_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, rendere
     """Each page's own key (keys.own_key: the code and inputs, its planned page, its charts' payloads), when the
     inputs were hashed (else no page is reused). The site-wide values each page reads join its key as they are
     read (render/pages.py ``Shared``)."""
-    from site_builder.render import keys
+    from site_builder.cache import keys
 
     state, models = ctx.state, modeled.models
     if not state.files or models.cache.folder is None:

@@ -10,20 +10,21 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import cache as results_cache
-from site_builder import processes, uptodate
-from site_builder.collect import Parsed, parse_page
-from site_builder.content import Page
+from site_builder import processes
+from site_builder.cache import store as results_cache
+from site_builder.cache import uptodate
+from site_builder.content.pages import Page
+from site_builder.content.parse import Parsed, parse_page
 from site_builder.errors import BuildError, InputError
 from site_builder.explorers import EXPLORERS, Explorer
-from site_builder.figures import Figure, Registry, ResultsFile, Source
 from site_builder.mdtables import MdSection, MdTable
 from site_builder.paths import Paths
-from site_builder.producers import (
+from site_builder.results.figures import Figure, Registry, ResultsFile, Source
+from site_builder.results.producers import (
     PRODUCERS,
     VENDORED_RESULTS,
-    Produced,
     Producer,
+    ResultsText,
     inputs_from,
     produced_results,
     reads,
@@ -51,22 +52,22 @@ class Models:
         self.inputs = inputs_from(lambda: self.pinned or load_pinned(self.paths))
         self._figure_texts: str | None = None
         self._parse_code: str | None = None
-        self._doc_digests: tuple[dict[str, Produced], list[str]] | None = None
+        self._doc_digests: tuple[dict[str, ResultsText], list[str]] | None = None
         self.payload_digests: dict[str, str] = {}  # explorer -> SHA-256 of its payload's JSON
 
     def _compute(self, p: Producer) -> str:
         try:
-            return Produced.of(p.build(self.inputs.view(p.name, p.inputs))).to_cache()
+            return ResultsText.of(p.build(self.inputs.view(p.name, p.inputs))).to_cache()
         except BuildError:
             raise
         except (ValueError, KeyError, ZeroDivisionError) as e:
             raise BuildError(f"model {p.name}: {type(e).__name__}: {e}") from None
 
-    def produced(self, p: Producer) -> Produced:
+    def produced(self, p: Producer) -> ResultsText:
         key = results_cache.key_of(p.entries, self.digests)
-        return Produced.from_cache(self.cache.get_or_compute(p.name, key, lambda: self._compute(p)))
+        return ResultsText.from_cache(self.cache.get_or_compute(p.name, key, lambda: self._compute(p)))
 
-    def produce_all(self) -> dict[str, Produced]:
+    def produce_all(self) -> dict[str, ResultsText]:
         """Every results document, from the cache or computed. When more than one must be computed, they are
         shared between this process and a forked one by their rough costs: the same documents, sooner on a
         machine with a core to spare."""
@@ -96,20 +97,20 @@ class Models:
                 self.cache.write(p.name, keys[p.name], texts[p.name])
             else:
                 self.cache.hits.append(p.name)
-        return {p.name: Produced.from_cache(texts[p.name]) for p in PRODUCERS}
+        return {p.name: ResultsText.from_cache(texts[p.name]) for p in PRODUCERS}
 
-    def _explorer_key(self, e: Explorer, docs: dict[str, Produced]) -> str:
+    def _explorer_key(self, e: Explorer, docs: dict[str, ResultsText]) -> str:
         """An explorer's cache key: its module's source and the documents it reads (hashed once per build)."""
         if self._doc_digests is None or self._doc_digests[0] is not docs:
             digests = [f"{n} {hashlib.sha256(d.json_text.encode()).hexdigest()}" for n, d in sorted(docs.items())]
             self._doc_digests = (docs, digests)
         return results_cache.key_of((e.module_name,), self.digests, self._doc_digests[1])
 
-    def explorer_cases(self, e: Explorer, docs: dict[str, Produced]) -> str:
+    def explorer_cases(self, e: Explorer, docs: dict[str, ResultsText]) -> str:
         """An explorer's parity cases (cached: keyed by its module's source and the documents they come from)."""
         return self.cache.get_or_compute(f"cases-{e.name}", self._explorer_key(e, docs), lambda: e.cases_json(docs))
 
-    def explorer_payload(self, e: Explorer, docs: dict[str, Produced]) -> str:
+    def explorer_payload(self, e: Explorer, docs: dict[str, ResultsText]) -> str:
         """The data an explorer's page code draws, as the JSON text the page embeds (cached like its cases)."""
         key = self._explorer_key(e, docs)
 
@@ -135,7 +136,7 @@ class Models:
         the page is rendered (reading them back from JSON costs what parsing does). A page with an error is never
         cached: it is parsed again."""
         if self._parse_code is None:  # the parser's source and the pinned inputs: once per build
-            self._parse_code = results_cache.key_of(("site_builder.collect",), self.digests)
+            self._parse_code = results_cache.key_of(("site_builder.content.parse",), self.digests)
         h = hashlib.sha256(f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0".encode())
         h.update(page.body.encode())
         key = h.hexdigest()
@@ -245,7 +246,7 @@ def _sections_of(body: bytes) -> list[MdSection] | None:
 
 def load_pinned(paths: Paths) -> pins.Pinned:
     """The verified pins; every file the build reads from the vendor and reference folders is among them."""
-    from site_builder.sources import pins  # a build that reuses the basis (site_builder/basis.py) reads no pins
+    from site_builder.sources import pins  # a build that reuses the basis (site_builder/cache/basis.py) reads no pins
 
     roots = pins.Roots(paths.vendor, paths.reference)
     return pins.load_pinned(paths.pins, roots, reads(), paths.label(paths.pins))
@@ -255,11 +256,11 @@ def pinned_digests(paths: Paths) -> list[str]:
     return load_pinned(paths).digests()
 
 
-def compute_all(paths: Paths, models: Models) -> dict[str, Produced]:
+def compute_all(paths: Paths, models: Models) -> dict[str, ResultsText]:
     return models.produce_all()
 
 
-def check_drift(paths: Paths, docs: dict[str, Produced], models: Models | None = None) -> None:
+def check_drift(paths: Paths, docs: dict[str, ResultsText], models: Models | None = None) -> None:
     """The committed results and explorer cases must equal what the models write now, character for character."""
     expected: list[tuple[str, str]] = []
     for p in PRODUCERS:
@@ -295,7 +296,9 @@ def results_files(paths: Paths, pinned: pins.Pinned | None = None) -> dict[str, 
     return files
 
 
-def build_registry(paths: Paths, models: Models, docs: dict[str, Produced]) -> tuple[Registry, dict[str, ResultsFile]]:
+def build_registry(
+    paths: Paths, models: Models, docs: dict[str, ResultsText]
+) -> tuple[Registry, dict[str, ResultsFile]]:
     registry = Registry()
     files = results_files(paths, models.pinned)
     vend = files[VENDORED_RESULTS.label]
@@ -308,7 +311,7 @@ def build_registry(paths: Paths, models: Models, docs: dict[str, Produced]) -> t
     return registry, files
 
 
-def drift_checked(paths: Paths, docs: dict[str, Produced], models: Models) -> tuple[list[str], int]:
+def drift_checked(paths: Paths, docs: dict[str, ResultsText], models: Models) -> tuple[list[str], int]:
     """:func:`check_drift`; returns the cache entries it computed (explorers' cases) and how many it read."""
     misses, hits = len(models.cache.misses), len(models.cache.hits)
     check_drift(paths, docs, models)

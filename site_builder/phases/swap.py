@@ -1,5 +1,5 @@
 """Swap: the temporary output folder replaces ``--out`` by renames only; and the basis of this build is kept
-for the next one (site_builder/basis.py)."""
+for the next one (site_builder/cache/basis.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ import shutil
 import signal
 from pathlib import Path
 
-from site_builder import basis, outdir
-from site_builder.figures import Figures
+from site_builder import outdir
+from site_builder.cache import basis
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext
 from site_builder.phases.load import Loaded
 from site_builder.phases.models import Modeled
 from site_builder.phases.render import Rendered
+from site_builder.results.figures import Figures
 
 
 def remove_own_tmp(out: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from site_builder import parity
+from site_builder.phases import parity
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext
 from site_builder.phases.models import Modeled

@@ -12,7 +12,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from site_builder.decks import TOPICS_ID, Slide, SourceLink
+from site_builder.content.decks import TOPICS_ID, Slide, SourceLink
 
 
 def render_slides(

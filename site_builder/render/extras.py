@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 
+from site_builder.content.plan import PlannedPage
 from site_builder.errors import BuildError
-from site_builder.figures import Registry, ResultsFile, row_anchor, slug
-from site_builder.plan import PlannedPage
+from site_builder.results.figures import Registry, ResultsFile, row_anchor, slug
 
 TAG = re.compile(r"<[^>]*>")
 SPACE = re.compile(r"\s+")

@@ -33,7 +33,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from site_builder.cache import ResultsCache, key_of
+from site_builder.cache.store import ResultsCache, key_of
 from site_builder.errors import BuildError
 
 NAVIGATION = {("a", "href"), ("area", "href"), ("blockquote", "cite"), ("q", "cite"), ("del", "cite"), ("ins", "cite")}
@@ -162,7 +162,7 @@ def extract(text: str) -> dict[str, list]:
 
 
 def reader() -> _Extract:
-    """A reader of one page: fed it (or the events of a parser fed it, site_builder/page_scan.py), then given to
+    """A reader of one page: fed it (or the events of a parser fed it, site_builder/phases/scan.py), then given to
     :func:`extraction_of`."""
     return _Extract()
 
@@ -189,7 +189,7 @@ def _keep(rel: str, key: str, data: dict[str, list], cache: ResultsCache) -> Non
 
 @functools.cache
 def _code() -> str:
-    """The link check's part of its keys (site_builder/cache.py ``key_of``): this code, what it imports, FORMAT."""
+    """The link check's part of its keys (site_builder/cache/store.py ``key_of``): this code, what it imports, FORMAT."""
     return key_of(("site_builder.render.links",), [FORMAT])
 
 

@@ -14,15 +14,15 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from site_builder import static_assets
-from site_builder.cache import ResultsCache, entry_name
+from site_builder.cache.carry import Carry
+from site_builder.cache.store import ResultsCache, entry_name
+from site_builder.content.plan import PlannedPage
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
-from site_builder.figures import Registry, ResultsFile
 from site_builder.markdown.parser import fig_html
-from site_builder.plan import PlannedPage
 from site_builder.render import extras
-from site_builder.render.carry import Carry
 from site_builder.render.templates import SiteSandbox, render_template
+from site_builder.results.figures import Registry, ResultsFile
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -64,7 +64,7 @@ def _reads_entry(p: PlannedPage) -> str:
 
 class Shared:
     """A site-wide value of the renderer that pages may read (navigation, titles, the figures…): every read is
-    noted as a dependency of the page being rendered (site_builder/render/keys.py), so a page's key holds what its
+    noted as a dependency of the page being rendered (site_builder/cache/keys.py), so a page's key holds what its
     render read, and no list of what a page may read is kept."""
 
     def __init__(self, digest: Callable[[Any, PageRenderer], str] | None = None) -> None:
@@ -86,14 +86,14 @@ class Shared:
 
 def _registry_digest(registry: Registry, renderer: PageRenderer) -> str:
     """Every figure with its value, text and source (digested once, in the collect phase) and the pages using them."""
-    from site_builder.render import keys
+    from site_builder.cache import keys
 
     return keys.digest(renderer.figures_digest, registry.used_on)
 
 
 @dataclass
 class Rendering:
-    """What a kind's context hook (site_builder/plan.py Kind.context) reads: the renderer and the page's Markdown
+    """What a kind's context hook (site_builder/content/plan.py Kind.context) reads: the renderer and the page's Markdown
     parser, environment and link prefix."""
 
     renderer: PageRenderer
@@ -145,14 +145,14 @@ class PageRenderer:
         self.keys: dict[str, str] = {}  # page URL -> its render key (keys.page_key), with a cache
         self._planned: dict[tuple[str, str], str | None] = {}  # (URL, own key) -> key_of's answer, read once
         self.carry: Carry | None = None  # the previous output, when pages may be carried over from it
-        self.cache: ResultsCache | None = None  # rendered pages by key (render/keys.py), None: render every page
+        self.cache: ResultsCache | None = None  # rendered pages by key (cache/keys.py), None: render every page
         self.reused: list[str] = []  # pages written from the cache
         self._tables: list[tuple[str, str]] = []
 
     def shared_digest(self, name: str) -> str:
         """The digest of the Shared value ``name`` (once per build)."""
         if name not in self.shared_digests:
-            from site_builder.render import keys
+            from site_builder.cache import keys
 
             how = type(self).__dict__.get(name)
             value = self.shared[name]
@@ -161,7 +161,7 @@ class PageRenderer:
         return self.shared_digests[name]
 
     def _key(self, own: str, names: list[str]) -> str | None:
-        from site_builder.render import keys
+        from site_builder.cache import keys
 
         if not all(n in self.shared for n in names):
             return None  # a name this code no longer has: render again

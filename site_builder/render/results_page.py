@@ -14,8 +14,8 @@ from html import escape, unescape
 from markdown_it import MarkdownIt
 
 from site_builder import mdtables
-from site_builder.figures import Figure, row_anchor, slug
 from site_builder.markdown.parser import fig_html
+from site_builder.results.figures import Figure, row_anchor, slug
 
 PLAIN = re.compile(r"[^*_`\[\]\\<>&!~:]*")
 

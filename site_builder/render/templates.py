@@ -24,7 +24,7 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from site_builder.errors import BuildError
-from site_builder.figures import slug
+from site_builder.results.figures import slug
 from site_builder.sources.reading import CONTENT_MAX_BYTES, read_text
 
 DEFAULT_SECONDS = 10.0

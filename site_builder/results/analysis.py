@@ -41,7 +41,7 @@ from site_builder.models.analysis.shape import (
 from site_builder.models.analysis.sixn import RATIO_TOLERANCE, dense_flops_per_parameter, six_n_check
 from site_builder.models.analysis.step import StepShares, forward_share_per_sequence, step_shares
 from site_builder.results.cells import Published, cell, published_against_ours
-from site_builder.results_doc import Cell, ResultsDoc, Section
+from site_builder.results.doc import Cell, ResultsDoc, Section
 
 # Lengths of the mask tables: up to Llama-3-8B's trained context (8,192); 32,768 is shown apart.
 MASK_LENGTHS: tuple[int, ...] = tuple(n for n in LENGTHS if n <= TRAINED_CONTEXT)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.results_doc import Cell, ResultsDoc, Section, Value
+from site_builder.results.doc import Cell, ResultsDoc, Section, Value
 
 NOT_PRODUCED = "not produced"
 

@@ -17,7 +17,7 @@ from typing import Any
 from site_builder import fmt
 from site_builder.models import experiment as m
 from site_builder.results.cells import Published, published_against_ours
-from site_builder.results_doc import Cell, ResultsDoc, Section, Value
+from site_builder.results.doc import Cell, ResultsDoc, Section, Value
 from site_builder.sources.experiment import PREVIOUS, ExperimentData, ResultRow, Run
 
 # The steps ladder: each target is the final validation loss (three decimals) of a named configuration.

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from site_builder import fmt
-from site_builder.figures import Figure, Registry, ResultsFile, Source
 from site_builder.models import experiment as m
 from site_builder.results.experiment import bytes_of, groups_by_id
+from site_builder.results.figures import Figure, Registry, ResultsFile, Source
 from site_builder.sources.experiment import ExperimentData
 
 S1 = "1. Loss against communication"

@@ -43,7 +43,7 @@ from site_builder.models.simulation.module import (
 from site_builder.models.simulation.presets import Presets
 from site_builder.models.simulation.tables import HOT_SPOT_RESOURCES, ROWS
 from site_builder.results.cells import Published, cell, published_against_ours
-from site_builder.results_doc import Cell, ResultsDoc, Section
+from site_builder.results.doc import Cell, ResultsDoc, Section
 
 TARGET = 3.158
 HOME = "2dc4.100gbe"

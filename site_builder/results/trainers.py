@@ -12,7 +12,7 @@ from typing import Any
 from site_builder import fmt
 from site_builder.models import trainers as m
 from site_builder.results.cells import cell
-from site_builder.results_doc import Cell, ResultsDoc
+from site_builder.results.doc import Cell, ResultsDoc
 
 CURVE_STEPS: tuple[int, ...] = (0, 10, 20, 50, 100, 150, 200)  # rows of the default setting's table
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import processes
-from site_builder.cache import ResultsCache
+from site_builder.cache.store import ResultsCache
 from site_builder.errors import BuildError
 from site_builder.search import records as stored
 from site_builder.search.records import Record, code_key, dumps, make_record, record_key

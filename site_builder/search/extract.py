@@ -201,7 +201,7 @@ class _Reader(HTMLParser):
 
 
 def reader_for(html: str) -> _Reader:
-    """A reader for ``html``: fed it (or the events of a parser fed it, site_builder/page_scan.py), then given to
+    """A reader for ``html``: fed it (or the events of a parser fed it, site_builder/phases/scan.py), then given to
     :func:`page_of`."""
     return _Reader(main_only="<main" in html)
 

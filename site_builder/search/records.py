@@ -5,7 +5,7 @@ words and anchors) and its summary (title, number of words, each term's weighted
 is assembled from. Both depend only on the page's HTML and on this package's code, so a record is cached
 under a SHA-256 of those two: a build re-extracts only the pages whose HTML changed.
 
-A cached record is an entry of the build's one cache (site_builder/cache.py, which checks its digest line):
+A cached record is an entry of the build's one cache (site_builder/cache/store.py, which checks its digest line):
 the fragment's bytes (JSON, one line), a newline, the summary as JSON (data only, its shape checked too). A
 record whose digest or summary does not check out is extracted again and overwritten, never trusted.
 """
@@ -18,7 +18,7 @@ import json
 import unicodedata
 from dataclasses import dataclass
 
-from site_builder.cache import ResultsCache, entry_name, key_of
+from site_builder.cache.store import ResultsCache, entry_name, key_of
 from site_builder.search.extract import Page, extract
 
 FORMAT = "search-record 2"
@@ -67,7 +67,7 @@ ENTRY = "record"
 
 @functools.cache
 def code_key() -> str:
-    """The extraction's part of every record key (site_builder/cache.py ``key_of``: its code and what that imports,
+    """The extraction's part of every record key (site_builder/cache/store.py ``key_of``: its code and what that imports,
     the record format, Python's version) with Python's Unicode tables (the terms' lowercase and letter classes)."""
     return key_of(CODE, [FORMAT, f"unicode {unicodedata.unidata_version}"])
 

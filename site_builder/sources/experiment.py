@@ -30,7 +30,7 @@ PREVIOUS_MD = f"{EXPERIMENT}/tinystories-gpu/results.{PREVIOUS}.md"
 PREVIOUS_GLOB = f"{EXPERIMENT}/tinystories-gpu/results.{PREVIOUS}.*"
 COMPLETED_RUNS = re.compile(r"from (\d+) completed runs")
 # Every file load() reads, as root/pattern (glob patterns: every match is read); `pin` pins them. results.md is not among
-# them: the vendored results page reads it (declared with it, in site_builder/producers.py).
+# them: the vendored results page reads it (declared with it, in site_builder/results/producers.py).
 READS = tuple(f"vendor/{x}" for x in (RESULTS_JSON, PREVIOUS_GLOB, f"{CURVES}/*.jsonl", INVESTIGATION))
 
 

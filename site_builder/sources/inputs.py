@@ -2,7 +2,7 @@
 
 A loader is a module of this folder that reads one input through the pins: it declares ``READS`` (every file
 it reads, as ``root/pattern``) and ``load(pinned)``. Which loaders there are, by name, and which inputs each results
-document needs, are declared with the producers (``site_builder/producers.py``); this module only holds what
+document needs, are declared with the producers (``site_builder/results/producers.py``); this module only holds what
 loads them.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 from site_builder.errors import BuildError
 from site_builder.sources.pins import Pinned
 
-LOADERS_LABEL = "site_builder/producers.py"
+LOADERS_LABEL = "site_builder/results/producers.py"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ HEX = frozenset("0123456789abcdef")
 
 Reads = dict[str, tuple[str, ...]]
 """Every file the build reads from each root (glob patterns: every match is read). It is derived from the
-declarations of what reads them (``site_builder.producers.reads``) and passed in; ``pin`` pins exactly these."""
+declarations of what reads them (``site_builder.results.producers.reads``) and passed in; ``pin`` pins exactly these."""
 
 _PIN_HINT = f"a file pinned in {PINS_LABEL} (check it, then run `python -m site_builder pin`)"
 

@@ -1,4 +1,4 @@
-"""The decks' PDFs as the build wrote them (site_builder/print_phase.py): one 960×540 pt page per slide, every chart
+"""The decks' PDFs as the build wrote them (site_builder/printing/store.py): one 960×540 pt page per slide, every chart
 page with its traces drawn, found by their colours in the rendered page (pdftoppm) inside each plot's area, so a
 blank chart fails; no link of the built site points at a missing file, the PDFs included; and the browser's own print
 (Ctrl+P: print media and the beforeprint event) lays the slides out the same way, one per page, charts drawn."""
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from site_builder import pdf
+from site_builder.printing import pdf
 from site_builder.render.links import check_links
 
 pypdf = pytest.importorskip("pypdf")

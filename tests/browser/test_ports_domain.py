@@ -26,7 +26,7 @@ from site_builder.models.analysis import weight_mask_values
 from site_builder.models.analysis.ops import padded_length
 from site_builder.models.experiment import seed_band, seed_mean
 from site_builder.models.trainers import final_loss
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 from site_builder.results.trainers import loss_text
 from tests.browser.test_ports import mismatch
 from tests.conftest import PROJECT
@@ -336,12 +336,12 @@ def test_loss_curves_band_wire_steps_and_marks(page):
 
 
 # ------------------------------------------------------------------------------------------------ the models
-def committed(*names: str) -> dict[str, Produced]:
+def committed(*names: str) -> dict[str, ResultsText]:
     out = {}
     for name in names:
         folder = PROJECT / "data" / name
         md, js = (folder / "results.md").read_text("utf-8"), (folder / "results.json").read_text("utf-8")
-        out[name] = Produced(name, md, js)
+        out[name] = ResultsText(name, md, js)
     return out
 
 

@@ -23,7 +23,7 @@ def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cache = tmp_path_factory.mktemp("cache")
     first = build(opts(tmp_path_factory.mktemp("cold"), cache), log=lambda _: None)
     from site_builder.explorers import EXPLORERS
-    from site_builder.producers import PRODUCERS
+    from site_builder.results.producers import PRODUCERS
 
     cases = [f"cases-{name}" for name in EXPLORERS]
     assert sorted(first.computed) == sorted([p.name for p in PRODUCERS] + ["experiment_vendored", *cases])
@@ -60,7 +60,7 @@ def test_truncated_entry_is_recomputed_and_gives_the_same_site(warm_cache: Path,
 
 def test_a_changed_input_is_recomputed(warm_cache: Path, tmp_path: Path) -> None:
     from site_builder.build import Models, pinned_digests
-    from site_builder.producers import PRODUCERS
+    from site_builder.results.producers import PRODUCERS
 
     paths = opts(tmp_path, warm_cache).paths()
     digests = pinned_digests(paths)

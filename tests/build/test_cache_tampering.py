@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.cache import FORMAT, KEEP, ResultsCache
+from site_builder.cache.store import FORMAT, KEEP, ResultsCache
 from site_builder.cli import main
 from tests.build.test_bad_inputs import SHARED_CACHE, Sandbox, box, tree_digest
 
@@ -159,7 +159,7 @@ def test_every_entry_the_cache_holds_is_data(box: Sandbox, tmp_path: Path) -> No
     """After a build that printed nothing but wrote every other kind of entry: one folder of files, each the marker,
     a JSON file, or an entry (its digest line, then text, JSON or a PDF), none a format that is run when read (a
     pickle, a marshalled code object such as Jinja's bytecode cache)."""
-    from site_builder.cachedir import MARKER
+    from site_builder.cache.folder import MARKER
 
     cache, _ = private_cache(box, tmp_path)
     edit_home(box, "A reader's note.")

@@ -1,5 +1,5 @@
-"""The edit path: a build after an edit to content/ only reuses the basis (site_builder/basis.py) and carries the
-files it would write byte for byte over from the previous output (site_builder/render/carry.py); the site is
+"""The edit path: a build after an edit to content/ only reuses the basis (site_builder/cache/basis.py) and carries the
+files it would write byte for byte over from the previous output (site_builder/cache/carry.py); the site is
 still byte for byte the one a build without any cache writes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import basis
+from site_builder.cache import basis
 from tests.build.test_bad_inputs import SHARED_CACHE, Sandbox, box
 from tests.build.test_render_cache import build, same_as_uncached
 

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from site_builder.content import load_page
+from site_builder.content.pages import load_page
+from site_builder.content.plan import Kind
 from site_builder.errors import InputError
 from site_builder.kinds import CONTENT_KINDS, KINDS
-from site_builder.plan import Kind
 from tests.conftest import PROJECT
 
 NAME_COMPARED = re.compile(

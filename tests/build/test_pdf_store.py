@@ -1,4 +1,4 @@
-"""The print phase (site_builder/print_phase.py) as ``make site`` runs it: every deck's PDF published by the build,
+"""The print phase (site_builder/printing/store.py) as ``make site`` runs it: every deck's PDF published by the build,
 printed once and then taken from the PDF store while the deck is unchanged (``--no-cache`` too), a changed store
 entry printed again, the same bytes from two cold builds in separate cache folders, one line when there is no
 Chromium, and a print that reads a file its key does not cover stopped."""
@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import pdf, print_phase
 from site_builder.build import Options, Summary, build
 from site_builder.errors import BuildError
+from site_builder.printing import pdf
+from site_builder.printing import store as print_phase
 from tests.build.test_bad_inputs import Sandbox
 
 DECKS = 5

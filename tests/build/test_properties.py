@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder.cli import main
-from site_builder.collect import check_refs, parse_page
-from site_builder.content import load_page
+from site_builder.content.pages import load_page
+from site_builder.content.parse import check_refs, parse_page
 from site_builder.errors import InputError
 from site_builder.kinds import CONTENT_KINDS
 from site_builder.markdown.parser import make_markdown

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from site_builder import provenance
 from site_builder.cli import main
+from site_builder.commands import provenance
 from site_builder.errors import BuildError
 from site_builder.sources.pins import load_pins
 from tests.build.test_bad_inputs import PREVIOUS_JSON, PREVIOUS_MD, SHARED_CACHE, Sandbox, box, json_edit

@@ -106,7 +106,7 @@ def test_a_new_field_of_a_glossary_entry_shown_on_a_page_is_in_its_key(
 ) -> None:
     """A field added to ``Term`` (here read from a comment line of the entry's front matter, which no other field
     sees) and shown by a template: editing it renders the page that shows it again. No list of fields names it."""
-    from site_builder import glossary
+    from site_builder.content import glossary
 
     @dataclass
     class ReviewedTerm(glossary.Term):

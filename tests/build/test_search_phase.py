@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from site_builder import page_scan, search
+from site_builder import search
 from site_builder.cli import main
+from site_builder.phases import scan as page_scan
 from site_builder.search import records
 from site_builder.search.extract import extract
 from tests.build.test_bad_inputs import Sandbox, box, built_site, leftovers, tree_digest
@@ -161,7 +162,7 @@ def test_the_record_digest_covers_the_extraction_code(tmp_path: Path, monkeypatc
 
 
 def test_the_record_key_covers_every_module_the_extraction_imports() -> None:
-    from site_builder.cache import source_files
+    from site_builder.cache.store import source_files
 
     here = Path(records.__file__).resolve().parent
     covered = {p.resolve() for p in source_files(records.CODE[0])} | {

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from site_builder.commands.serve import CSP, BuildState, Handler, listen
 from site_builder.errors import BuildError
-from site_builder.serve import CSP, BuildState, Handler, listen
 
 
 @pytest.fixture

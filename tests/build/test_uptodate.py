@@ -1,12 +1,12 @@
 """A build with nothing changed does nothing; any change to an input, an option or the output folder
-makes it a full build again (site_builder.uptodate)."""
+makes it a full build again (site_builder.cache.uptodate)."""
 
 from __future__ import annotations
 
 import pytest
 
+from site_builder.cache.uptodate import input_files
 from site_builder.cli import main
-from site_builder.uptodate import input_files
 from tests.build.test_bad_inputs import Sandbox, box, tree_digest
 
 __all__ = ["box"]
@@ -100,8 +100,8 @@ def test_an_unchanged_stamp_keeps_the_recorded_digest_unless_the_file_was_writte
     import os
     import time
 
+    from site_builder.cache.uptodate import RACY_NS, LastBuild, input_files
     from site_builder.paths import Options
-    from site_builder.uptodate import RACY_NS, Record, input_files
 
     paths = Options(project=box.project, out=box.out, vendor=box.vendor, reference=box.reference).paths()
     stamps: dict[str, list[int]] = {}
@@ -110,8 +110,8 @@ def test_an_unchanged_stamp_keeps_the_recorded_digest_unless_the_file_was_writte
     page = box.project / label
     wrong = {**files, label: "0" * 64}  # a record that says something else of the page
 
-    def record(hashed_at: int) -> Record:
-        return Record("", "", 0, 0, wrong, {}, stamps, hashed_at)
+    def record(hashed_at: int) -> LastBuild:
+        return LastBuild("", "", 0, 0, wrong, {}, stamps, hashed_at)
 
     st = page.stat()
     settled = max(st.st_mtime_ns, st.st_ctime_ns) + RACY_NS + 1

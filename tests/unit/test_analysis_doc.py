@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 
 from site_builder.results.analysis import build_analysis_results, published_figures
-from site_builder.results_doc import KeyedCell, ResultsDoc
+from site_builder.results.doc import KeyedCell, ResultsDoc
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN_DIFFERENT = {"ana.precision.bf16.enob_range"}  # explained in results.md section 5

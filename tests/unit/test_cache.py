@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import cache
+from site_builder.cache import store as cache
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def test_key_changes_with_inputs_and_library_versions(fake_package: Path, monkey
 
 def test_real_models_depend_on_their_engines() -> None:
     names = {p.relative_to(cache.PACKAGE_DIR).as_posix() for p in cache.source_files("site_builder.results.simulation")}
-    assert {"models/simulation/fifo.py", "results/simulation.py", "results_doc.py"} <= names
+    assert {"models/simulation/fifo.py", "results/simulation.py", "results/doc.py"} <= names
     assert not any(n.startswith("models/analysis/") for n in names)
     assert "models/simulation/engine.py" not in names  # the SimPy reference runs in the tests only
 
@@ -124,16 +124,16 @@ def test_the_import_graph_kept_between_builds_gives_the_same_keys(tmp_path: Path
 
 
 def test_the_digests_hashed_by_the_up_to_date_check_give_the_same_keys(tmp_path: Path) -> None:
-    from site_builder import uptodate
+    from site_builder.cache import uptodate
     from site_builder.paths import Options
 
     paths = Options(project=tmp_path, out=tmp_path / "site", cache=tmp_path / "cache").paths()
     files = uptodate.input_files(paths)
-    entries = ("site_builder.collect", "site_builder.results.simulation")
+    entries = ("site_builder.content.parse", "site_builder.results.simulation")
     read = cache.key_of(entries, ["pins"])
     with cache.hashed(files):
         assert cache.key_of(entries, ["pins"]) == read  # the same digests, not read again
-    wrong = {k: ("0" * 64 if k == "site_builder/collect.py" else v) for k, v in files.items()}
+    wrong = {k: ("0" * 64 if k == "site_builder/content/parse.py" else v) for k, v in files.items()}
     with cache.hashed(wrong):
         assert cache.key_of(entries, ["pins"]) != read  # they are the ones used
     assert not cache.HASHED and cache.key_of(entries, ["pins"]) == read  # and only within the block

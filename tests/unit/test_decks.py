@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.content import Page
-from site_builder.decks import split_slides
+from site_builder.content.decks import split_slides
+from site_builder.content.glossary import load_term
+from site_builder.content.pages import Page
 from site_builder.errors import InputError
-from site_builder.glossary import load_term
 
 
 def deck(body: str) -> Page:

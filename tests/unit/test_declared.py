@@ -1,4 +1,4 @@
-"""Each results source is declared once (site_builder/producers.py): what the build reads and pins, and which
+"""Each results source is declared once (site_builder/results/producers.py): what the build reads and pins, and which
 inputs a document loads, are derived from the declarations; a declaration that does not hold is one line."""
 
 from __future__ import annotations
@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import producers
 from site_builder.errors import BuildError, InputError
 from site_builder.paths import Options
-from site_builder.producers import LOADERS, PRODUCERS, VENDORED_RESULTS, check_declarations, patterns_of, reads
+from site_builder.results import producers
+from site_builder.results.producers import LOADERS, PRODUCERS, VENDORED_RESULTS, check_declarations, patterns_of, reads
 from site_builder.series import SERIES, Series, site_title
 from site_builder.sources import pins
 from site_builder.sources.inputs import Inputs
 from tests.conftest import PROJECT, REFERENCE, VENDOR
 
-LABEL = "site_builder/producers.py"
+LABEL = "site_builder/results/producers.py"
 
 
 def by_name(name: str) -> producers.Producer:
@@ -77,7 +77,7 @@ def test_the_declarations_hold() -> None:
 
 def test_a_loader_under_another_name_is_one_line() -> None:
     loaders = {"experiment": LOADERS["presets"]}
-    with pytest.raises(InputError, match=r"^site_builder/producers.py: LOADERS\['experiment'\].name: expected"):
+    with pytest.raises(InputError, match=r"^site_builder/results/producers.py: LOADERS\['experiment'\].name: expected"):
         check_declarations(PRODUCERS, VENDORED_RESULTS, loaders, SERIES)
 
 

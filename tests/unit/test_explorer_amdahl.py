@@ -7,8 +7,8 @@ import json
 import pytest
 
 from site_builder.explorers import EXPLORERS, amdahl
-from site_builder.producers import Produced
 from site_builder.results.analysis import build_analysis_results
+from site_builder.results.producers import ResultsText
 from tests.browser.cells import cells
 from tests.conftest import PROJECT
 
@@ -37,8 +37,8 @@ SHORT = {"transformer": "Transformer", "hyena2": "Hyena-2", "hybrid": "Hybrid 1:
 
 
 @pytest.fixture(scope="module")
-def docs() -> dict[str, Produced]:
-    return {"analysis": Produced.of(build_analysis_results())}
+def docs() -> dict[str, ResultsText]:
+    return {"analysis": ResultsText.of(build_analysis_results())}
 
 
 @pytest.fixture(scope="module")

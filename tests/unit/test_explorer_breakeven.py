@@ -14,7 +14,7 @@ import yaml
 from site_builder.explorers import EXPLORERS, breakeven
 from site_builder.explorers.sim_model import rebuild
 from site_builder.models.simulation import closed_form as cf
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 from site_builder.results.simulation import ROWS, build_simulation_results
 from site_builder.sources.presets import validate_presets
 from tests.conftest import PROJECT, REFERENCE
@@ -30,8 +30,8 @@ def presets():
 
 
 @pytest.fixture(scope="module")
-def docs(presets) -> dict[str, Produced]:
-    return {"simulation": Produced.of(build_simulation_results(sim_inputs(), presets))}
+def docs(presets) -> dict[str, ResultsText]:
+    return {"simulation": ResultsText.of(build_simulation_results(sim_inputs(), presets))}
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import pytest
 
 from site_builder import fmt
 from site_builder.explorers import EXPLORERS, captured_energy
-from site_builder.producers import Produced
 from site_builder.results.experiment import build_experiment_results
+from site_builder.results.producers import ResultsText
 from tests.browser.cells import cells
 from tests.conftest import PROJECT, VENDOR
 
@@ -26,8 +26,8 @@ ROW_LABEL = {
 
 
 @pytest.fixture(scope="module")
-def docs(experiment) -> dict[str, Produced]:
-    return {"experiment": Produced.of(build_experiment_results(experiment))}
+def docs(experiment) -> dict[str, ResultsText]:
+    return {"experiment": ResultsText.of(build_experiment_results(experiment))}
 
 
 def test_registered_with_its_port() -> None:
@@ -64,7 +64,7 @@ def test_payload_refuses_a_missing_run(docs) -> None:
     bad = json.loads(docs["experiment"].json_text)
     del bad["data"]["energy"]["topk/2d/64"]
     with pytest.raises(ValueError, match=r"data\.energy"):
-        captured_energy.payload({"experiment": Produced("experiment", "", json.dumps(bad))})
+        captured_energy.payload({"experiment": ResultsText("experiment", "", json.dumps(bad))})
 
 
 def test_every_row_prints_the_vendored_cells(docs) -> None:

@@ -13,7 +13,7 @@ from site_builder.explorers import EXPLORERS, link_kernel
 from site_builder.explorers.sim_model import rebuild
 from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation.module import ModuleSpec, module_time
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 from site_builder.results.simulation import HOT_SPOT_RESOURCES, ROWS, build_simulation_results
 from site_builder.sources.presets import validate_presets
 from tests.conftest import PROJECT, REFERENCE
@@ -28,9 +28,9 @@ def presets():
 
 
 @pytest.fixture(scope="module")
-def docs(presets) -> dict[str, Produced]:
+def docs(presets) -> dict[str, ResultsText]:
     """The simulation results document, built from the model (the explorer needs nothing else)."""
-    return {"simulation": Produced.of(build_simulation_results(sim_inputs(), presets))}
+    return {"simulation": ResultsText.of(build_simulation_results(sim_inputs(), presets))}
 
 
 @pytest.fixture(scope="module")

@@ -8,14 +8,14 @@ import pytest
 
 from site_builder import fmt
 from site_builder.explorers import EXPLORERS, loss_curves
-from site_builder.producers import Produced
 from site_builder.results.experiment import build_experiment_results
+from site_builder.results.producers import ResultsText
 from tests.conftest import PROJECT
 
 
 @pytest.fixture(scope="module")
-def docs(experiment) -> dict[str, Produced]:
-    return {"experiment": Produced.of(build_experiment_results(experiment))}
+def docs(experiment) -> dict[str, ResultsText]:
+    return {"experiment": ResultsText.of(build_experiment_results(experiment))}
 
 
 def test_groups_hold_the_first_design_and_the_repaired_runs(docs) -> None:

@@ -18,8 +18,8 @@ from site_builder.models.analysis.masks import (
     weight_mask_values,
 )
 from site_builder.models.analysis.step import step_shares
-from site_builder.producers import Produced
 from site_builder.results.analysis import build_analysis_results
+from site_builder.results.producers import ResultsText
 from tests.conftest import PROJECT
 
 VARIANTS = ("transformer", "hyena2", "hybrid", "circ")
@@ -27,9 +27,9 @@ LENGTHS = (2048, 4096, 8192, 32768)
 
 
 @pytest.fixture(scope="module")
-def docs() -> dict[str, Produced]:
+def docs() -> dict[str, ResultsText]:
     """The analysis results document, built from the model (the explorer needs nothing else)."""
-    return {"analysis": Produced.of(build_analysis_results())}
+    return {"analysis": ResultsText.of(build_analysis_results())}
 
 
 # ------------------------------------------------------------------------------------------------ model
@@ -107,7 +107,7 @@ def test_payload_refuses_terms_javascript_cannot_hold(docs) -> None:
     bad = json.loads(docs["analysis"].json_text)
     bad["data"]["masks"]["terms"]["hyena2"]["2048"]["step_flops_per_sequence"] = 2**53
     with pytest.raises(ValueError, match="below 2\\*\\*53"):
-        step_mask.payload({"analysis": Produced("analysis", "", json.dumps(bad))})
+        step_mask.payload({"analysis": ResultsText("analysis", "", json.dumps(bad))})
 
 
 def test_outputs_at_the_defaults_are_the_results_cells(docs) -> None:

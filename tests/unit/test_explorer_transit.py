@@ -14,7 +14,7 @@ import yaml
 from site_builder import fmt
 from site_builder.explorers import EXPLORERS, transit
 from site_builder.models.simulation import closed_form as cf
-from site_builder.producers import Produced
+from site_builder.results.producers import ResultsText
 from site_builder.sources.presets import validate_presets
 from tests.conftest import PROJECT, REFERENCE
 
@@ -24,12 +24,12 @@ HOME = "2dc4.100gbe"
 
 
 @pytest.fixture(scope="module")
-def docs() -> dict[str, Produced]:
+def docs() -> dict[str, ResultsText]:
     """The committed results documents (tests/unit/test_results_drift.py holds them equal to the models)."""
     out = {}
     for name in ("experiment", "simulation"):
         folder = PROJECT / "data" / name
-        out[name] = Produced(
+        out[name] = ResultsText(
             name, (folder / "results.md").read_text(encoding="utf-8"), (folder / "results.json").read_text("utf-8")
         )
     return out

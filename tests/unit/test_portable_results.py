@@ -41,8 +41,8 @@ from site_builder import build
 project, vendor, reference = (Path(a) for a in sys.argv[1:4])
 opts = build.Options(project=project, vendor=vendor, reference=reference)
 try:  # the producers' own module, with inputs loaded from resolved paths
-    from site_builder.producers import PRODUCERS
-    from site_builder.producers import load_inputs
+    from site_builder.results.producers import PRODUCERS
+    from site_builder.results.producers import load_inputs
 
     inputs = load_inputs(opts.paths())
 except ImportError:  # the site map holds the producers, inputs loaded from the options

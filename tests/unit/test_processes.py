@@ -50,7 +50,7 @@ def test_jobs_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_the_documents_are_shared_between_two_processes_by_cost() -> None:
-    from site_builder.producers import PRODUCERS
+    from site_builder.results.producers import PRODUCERS
 
     here, beside = processes.halves(list(PRODUCERS), lambda p: p.cost)
     assert sorted(p.name for p in here + beside) == sorted(p.name for p in PRODUCERS)

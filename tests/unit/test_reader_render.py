@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from site_builder import mdtables
-from site_builder.figures import Figure, Registry, ResultsFile, Source
 from site_builder.markdown.parser import make_markdown
 from site_builder.render.results_page import render_results
+from site_builder.results.figures import Figure, Registry, ResultsFile, Source
 from tests.conftest import PROJECT
 
 RESULTS = """# Title

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from site_builder import mdtables
-from site_builder.collect import check_refs, parse_page
-from site_builder.content import Page
+from site_builder.content.pages import Page
+from site_builder.content.parse import check_refs, parse_page
 from site_builder.errors import InputError
-from site_builder.figures import Figure, Registry, Source
 from site_builder.markdown.parser import make_markdown
 from site_builder.render.results_page import render_results
+from site_builder.results.figures import Figure, Registry, Source
 
 RESULTS = """# Title
 

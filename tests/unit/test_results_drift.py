@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from site_builder.paths import Options
-from site_builder.producers import PRODUCERS, load_inputs
+from site_builder.results.producers import PRODUCERS, load_inputs
 from tests.conftest import PROJECT, REFERENCE, VENDOR
 
 
@@ -24,8 +24,8 @@ def test_no_drift(inputs, producer):
 
 def test_explorer_cases_have_no_drift(inputs):
     from site_builder.explorers import EXPLORERS
-    from site_builder.producers import Produced
+    from site_builder.results.producers import ResultsText
 
-    docs = {p.name: Produced.of(p.build(inputs.view(p.name, p.inputs))) for p in PRODUCERS}
+    docs = {p.name: ResultsText.of(p.build(inputs.view(p.name, p.inputs))) for p in PRODUCERS}
     for e in EXPLORERS.values():
         assert (PROJECT / "data" / "explorers" / f"{e.name}.json").read_text(encoding="utf-8") == e.cases_json(docs)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from site_builder.results.doc import ResultsDoc
 from site_builder.results.simulation import PUBLISHED, build_simulation_results
-from site_builder.results_doc import ResultsDoc
 from site_builder.sources.presets import validate_presets
 
 from .sim_fixture import sim_inputs

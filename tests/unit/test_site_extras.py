@@ -10,10 +10,10 @@ import pytest
 
 from site_builder import mdtables
 from site_builder.errors import BuildError
-from site_builder.figures import Figure, Registry, Source
 from site_builder.markdown.parser import make_markdown
 from site_builder.render import extras
 from site_builder.render.results_page import render_results
+from site_builder.results.figures import Figure, Registry, Source
 from tests.unit.test_render import RESULTS
 
 HEADING = "## Below ENOB :fig[sim.breakeven.enob] the repaired optics never gets there\n"

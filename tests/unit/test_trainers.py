@@ -11,8 +11,8 @@ import pytest
 
 from site_builder import fmt
 from site_builder.models import trainers as m
+from site_builder.results.doc import ResultsDoc
 from site_builder.results.trainers import build_trainers_results, final_key, point_label
-from site_builder.results_doc import ResultsDoc
 from tests.conftest import PROJECT
 
 

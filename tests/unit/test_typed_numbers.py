@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.collect import check_typed, parse_page
-from site_builder.content import Page
+from site_builder.content.pages import Page
+from site_builder.content.parse import check_typed, parse_page
 from site_builder.errors import InputError
 from site_builder.markdown.parser import make_markdown
 from site_builder.markdown.typed_numbers import check_front_matter, front_matter_text, typed_in, typed_in_tokens

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from site_builder.content import Page
+from site_builder.content.pages import Page
 from site_builder.errors import InputError
 from site_builder.markdown.parser import CONTAINERS, raw_html_finder, url_scheme
 from site_builder.markdown.typed_numbers import typed_error, typed_in_tokens

@@ -1,6 +1,6 @@
 """The decks' PDFs: each deck page printed in Debian's Chromium, one 16:9 slide per page, every chart drawn.
 
-The build's print phase (site_builder/print_phase.py) calls :func:`print_pages` on its temporary output folder,
+The build's print phase (site_builder/printing/store.py) calls :func:`print_pages` on its temporary output folder,
 served on 127.0.0.1 by :func:`serving`. Chromium is driven over its DevTools pipe (``--remote-debugging-pipe``:
 JSON messages on file descriptors 3 and 4), with the standard library only: building the site needs no
 Playwright. Each deck is opened at 1280×720 CSS pixels in the light scheme, its charts are awaited, the

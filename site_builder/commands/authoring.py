@@ -11,9 +11,9 @@ import json
 import re
 from collections.abc import Callable
 
+from site_builder.commands.provenance import cell_text, pages_text
+from site_builder.commands.trial import built
 from site_builder.paths import Options
-from site_builder.provenance import cell_text, pages_text
-from site_builder.trial import built
 
 Log = Callable[[str], None]
 
@@ -54,7 +54,7 @@ def figures(opts: Options, pattern: str | None, log: Log = print) -> int:
 
 def terms(opts: Options, pattern: str | None, log: Log = print) -> int:
     """Every glossary term whose key, title or definition matches: key, title, short definition, groups."""
-    from site_builder.glossary import load_glossary
+    from site_builder.content.glossary import load_glossary
 
     found = load_glossary(opts.paths().content)
     match = matcher(pattern)
@@ -71,8 +71,8 @@ def terms(opts: Options, pattern: str | None, log: Log = print) -> int:
 
 def charts(opts: Options, log: Log = print) -> int:
     """Every explorer a page may place with ``::chart[name]``: its name, what it shows, the pages placing it."""
-    from site_builder.collect import parse_page
-    from site_builder.content import load_content
+    from site_builder.content.pages import load_content
+    from site_builder.content.parse import parse_page
     from site_builder.explorers import EXPLORERS
     from site_builder.kinds import CONTENT_KINDS
     from site_builder.markdown.parser import make_markdown

@@ -13,13 +13,13 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from site_builder.collect import check_refs, parse_page
-from site_builder.content import Page
-from site_builder.decks import SOURCE_DOCS, Slide, SourceLink, SourceRef, split_slides
+from site_builder.content.decks import SOURCE_DOCS, Slide, SourceLink, SourceRef, split_slides
+from site_builder.content.glossary import GROUPS, Term
+from site_builder.content.pages import Page
+from site_builder.content.parse import check_refs, parse_page
+from site_builder.content.plan import PlannedPage
 from site_builder.errors import InputError
-from site_builder.figures import Registry, ResultsFile, slug
-from site_builder.glossary import GROUPS, Term
-from site_builder.plan import PlannedPage
+from site_builder.results.figures import Registry, ResultsFile, slug
 from site_builder.series import SERIES
 
 DOC_NAMES = {label: name for name, label in SOURCE_DOCS.items()}
@@ -41,7 +41,7 @@ class DeckInfo:
 
     @property
     def pdf(self) -> str:
-        """Site path of the deck's PDF (written by the build's print phase, site_builder/print_phase.py)."""
+        """Site path of the deck's PDF (written by the build's print phase, site_builder/printing/store.py)."""
         return self.page.url.rstrip("/") + ".pdf"
 
 

@@ -13,7 +13,7 @@ them alone:
   only for front matter that changed).
 
 They are stored as one JSON entry of the results cache (data only: reading it runs no code), keyed by
-:attr:`site_builder.uptodate.State.basis` (a SHA-256 over those inputs, the options, Python and the installed
+:attr:`site_builder.cache.uptodate.State.basis` (a SHA-256 over those inputs, the options, Python and the installed
 distributions), written only after a build passed every phase, and read back through the cache's digest
 check and a check of every field's shape: a damaged entry is ignored and the build does the work again. An
 entry edited on purpose (its digest recomputed) can still not change a figure the site shows: the parity
@@ -27,8 +27,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from site_builder.cache import ResultsCache
-from site_builder.figures import Row
+from site_builder.cache.store import ResultsCache
+from site_builder.results.figures import Row
 
 ENTRY = "basis"
 FORMAT = 2  # of the JSON entry

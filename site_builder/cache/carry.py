@@ -1,7 +1,7 @@
 """Carrying files over from the previous output instead of writing them again.
 
 The build writes the new site into a temporary folder beside ``--out``. When ``--out`` is still exactly as
-the last successful build left it (:attr:`site_builder.uptodate.State.intact`: every entry's size and
+the last successful build left it (:attr:`site_builder.cache.uptodate.State.intact`: every entry's size and
 modification time as recorded), a file that build wrote and this one would write byte for byte is hard-linked
 into the temporary folder instead: a page whose render key is the one it was written under (with its CSV
 tables), and the static assets or the results downloads when their sources did not change. A link shares the

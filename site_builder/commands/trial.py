@@ -19,8 +19,8 @@ Log = Callable[[str], None]
 def built(opts: Options, log: Log, print_decks: bool = True) -> Iterator[Path]:
     """A full build into a temporary folder, removed afterwards (with its up-to-date record). ``print_decks`` False:
     for a listing that reads the figures only, the decks' PDFs are not printed (see Options.print_decks)."""
-    from site_builder import uptodate
     from site_builder.build import build
+    from site_builder.cache import uptodate
 
     with tempfile.TemporaryDirectory(prefix="site-builder-check-") as folder:
         trial = dataclasses.replace(opts, out=Path(folder) / "site", print_decks=print_decks and opts.print_decks)

@@ -14,7 +14,7 @@ upgraded Chromium is a change). ``--no-cache`` never takes this path. A file who
 :func:`input_files`), so the check reads only what changed (about 10 MB of inputs when all did).
 
 When something changed, the check still tells the build what it can keep: the digest of every input but the
-content pages (:attr:`State.basis`, the key of :mod:`site_builder.basis`), whether ``--out`` is still as the
+content pages (:attr:`State.basis`, the key of :mod:`site_builder.cache.basis`), whether ``--out`` is still as the
 last build left it (:attr:`State.intact`) and what that build wrote there (:attr:`State.output`: each page's
 render key and digest), so that unchanged files are carried over instead of written again.
 """
@@ -36,14 +36,16 @@ from site_builder.paths import Options, Paths
 
 VERSION = 2  # 2: the decks' PDFs are part of the output
 PROJECT_INPUTS = ("content", "templates", "data")
-PACKAGE = Path(__file__).resolve().parent  # the code that runs (and its static files), wherever the project is
+PACKAGE = Path(__file__).resolve().parent.parent  # the code that runs (and its static files), wherever the project is
 SKIP_DIRS = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
 RACY_NS = 2_000_000_000
 """A file written less than this before a check began is hashed again by the next check, whatever its stamp."""
 
 
 @dataclass(frozen=True)
-class Record:
+class LastBuild:
+    """What the last successful build into an output folder was made from and wrote."""
+
     inputs: str
     tree: str
     pages: int
@@ -85,7 +87,7 @@ def stamp(st: os.stat_result) -> list[int]:
 
 
 def input_files(
-    paths: Paths, before: Record | None = None, stamps: dict[str, list[int]] | None = None
+    paths: Paths, before: LastBuild | None = None, stamps: dict[str, list[int]] | None = None
 ) -> dict[str, str]:
     """Label -> SHA-256 of every file the build may read; ``stamps`` (if given) receives each file's :func:`stamp`.
 
@@ -182,7 +184,7 @@ def record_path(paths: Paths) -> Path | None:
     return paths.cache / f"uptodate-{hashlib.sha256(str(paths.out).encode()).hexdigest()[:16]}.json"
 
 
-def previous(paths: Paths) -> Record | None:
+def previous(paths: Paths) -> LastBuild | None:
     """The record of the last build into ``paths.out``; None if there is none or it cannot be read."""
     where = record_path(paths)
     if where is None:
@@ -192,7 +194,7 @@ def previous(paths: Paths) -> Record | None:
         if raw.get("version") != VERSION:
             return None
         output, stamps = raw.get("output", {}), raw.get("stamps", {})
-        return Record(
+        return LastBuild(
             raw["inputs"],
             raw["tree"],
             int(raw["pages"]),
@@ -210,11 +212,11 @@ def previous(paths: Paths) -> Record | None:
 class State:
     """The inputs as hashed before a build, and the last build's record if the site is up to date with them."""
 
-    record: Record | None
+    record: LastBuild | None
     inputs: str = ""
     files: dict[str, str] = field(default_factory=dict)
     previous: dict[str, str] = field(default_factory=dict)  # the last successful build's input files
-    basis: str = ""  # SHA-256 over every input but the content pages (the key of site_builder.basis)
+    basis: str = ""  # SHA-256 over every input but the content pages (the key of site_builder.cache.basis)
     intact: bool = False  # --out is as the last successful build left it (every entry's size and mtime)
     output: dict[str, Any] = field(default_factory=dict)  # what that build wrote there, if intact
     stamps: dict[str, list[int]] = field(default_factory=dict)  # input label -> its stamp() as hashed now
@@ -249,7 +251,7 @@ def check(opts: Options) -> State:
     return State(None, digest, files, rec.files, basis, intact, rec.output if intact else {}, stamps, hashed_at)
 
 
-def skip(opts: Options, rec: Record, log: Callable[[str], None]) -> None:
+def skip(opts: Options, rec: LastBuild, log: Callable[[str], None]) -> None:
     """The build of an up-to-date site: ``--out`` checked as for any build, then one line saying why nothing was done."""
     from site_builder import outdir
 

@@ -1,14 +1,14 @@
 """The build's print phase: each deck's PDF (``<series>/decks/NN-slug.pdf``) written into the temporary output folder,
-printed in Chromium (site_builder/pdf.py) from the built deck page, or taken from the PDF store when it was printed
+printed in Chromium (site_builder/printing/pdf.py) from the built deck page, or taken from the PDF store when it was printed
 before from the same inputs.
 
 A deck's PDF is kept under a key over what its print reads: the deck page's HTML bytes, the bytes of every file the
 page loads (its stylesheets, the print styles among them, its scripts, the chart code its ``chart-scripts`` block
 lists, its icon and the files its stylesheets name with ``url()``), the Chromium version and the printing code (this
-module and site_builder/pdf.py, by :func:`site_builder.cache.key_of`). So a build in which no deck changed prints
+module and site_builder/printing/pdf.py, by :func:`site_builder.cache.store.key_of`). So a build in which no deck changed prints
 nothing, and ``--no-cache`` (which recomputes models and pages) prints only the decks whose key changed: the store is
-the ``--cache`` folder in either case (site_builder/cachedir.py decides whether it may be used). Entries are the results
-store's (site_builder/cache.py): ``pdf-<deck>.<key>``, whose first line holds the SHA-256 of the PDF, checked on every
+the ``--cache`` folder in either case (site_builder/cache/folder.py decides whether it may be used). Entries are the results
+store's (site_builder/cache/store.py): ``pdf-<deck>.<key>``, whose first line holds the SHA-256 of the PDF, checked on every
 read, so an entry changed on disk is printed again, never copied.
 
 The key is checked against the print itself: every file the browser asked the print server for must be one the key
@@ -27,10 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder import cache as results_cache
-from site_builder import pdf
+from site_builder.cache import store as results_cache
 from site_builder.errors import BuildError
 from site_builder.paths import Options
+from site_builder.printing import pdf
 
 ENTRY = "pdf"
 _RESOURCE = re.compile(r"<(?:script|link|img|source|video|audio)\b[^>]*?\s(?:src|href)=\"([^\"]+)\"", re.I)
@@ -62,7 +62,7 @@ def store_folder(opts: Options, warn: Callable[[str], None]) -> Path | None:
     paths = opts.paths()
     if paths.cache is not None:
         return paths.cache
-    from site_builder.cachedir import usable
+    from site_builder.cache.folder import usable
 
     with_cache = usable(dataclasses.replace(opts, use_cache=True), warn)
     return with_cache.paths().cache if with_cache.use_cache else None
@@ -128,7 +128,7 @@ def deck_key(site: Path, page: str, version: str, page_digest: str | None = None
     files = reads(site, page)
     own = page_digest or _digest(site / page / "index.html")
     extra = [f"{page}index.html {own}", *(f"{rel} {_digest(site / rel)}" for rel in files)]
-    return results_cache.key_of(("site_builder.print_phase",), [version], extra), files
+    return results_cache.key_of(("site_builder.printing.store",), [version], extra), files
 
 
 def run(
@@ -170,7 +170,7 @@ def run(
                 if stray:
                     raise BuildError(
                         f"pdf: {page}: expected the print to read only files its cache key covers, found "
-                        f"{stray[0]} read too (site_builder/print_phase.py reads())"
+                        f"{stray[0]} read too (site_builder/printing/store.py reads())"
                     )
                 data = pdf.fixed(raw, key, base)
                 store.write_bytes(results_cache.entry_name(ENTRY, page), key, data)

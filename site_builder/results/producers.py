@@ -7,8 +7,8 @@ these declarations: the results cache's entries, the files ``pin`` pins and the 
 (:func:`reads`), the decks' ``Source:`` names, the provenance of a figure. A declaration that does not hold
 together is a one-line error when this module is imported.
 
-A producer turns its inputs into a :class:`~site_builder.results_doc.ResultsDoc`. The build meets the documents
-as :class:`Produced` (the written text), whether computed now or read from the cache.
+A producer turns its inputs into a :class:`~site_builder.results.doc.ResultsDoc`. The build meets the documents
+as :class:`ResultsText` (the written text), whether computed now or read from the cache.
 """
 
 from __future__ import annotations
@@ -22,19 +22,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from site_builder.errors import InputError
-from site_builder.figures import ResultsFile
+from site_builder.results.figures import ResultsFile
 from site_builder.series import SERIES
 from site_builder.sources.inputs import Inputs, InputsView, Loader
 from site_builder.sources.pins import ROOTS, Pinned, Reads
 
 if TYPE_CHECKING:
     from site_builder.paths import Paths
-    from site_builder.results_doc import KeyedCell, ResultsDoc
+    from site_builder.results.doc import KeyedCell, ResultsDoc
 
-LABEL = "site_builder/producers.py"
+LABEL = "site_builder/results/producers.py"
 
 # Every document depends on how its inputs are loaded, and on the glue below.
-INPUT_MODULES = ("site_builder.sources.inputs", "site_builder.producers")
+INPUT_MODULES = ("site_builder.sources.inputs", "site_builder.results.producers")
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def entries_of(writers: tuple[str, ...], inputs: tuple[str, ...]) -> tuple[str, 
 
 
 @dataclass
-class Produced:
+class ResultsText:
     """A results document as written: its results.md and results.json text."""
 
     name: str
@@ -98,7 +98,7 @@ class Produced:
     json_text: str
 
     @classmethod
-    def of(cls, doc: ResultsDoc) -> Produced:
+    def of(cls, doc: ResultsDoc) -> ResultsText:
         return cls(doc.name, doc.to_markdown(), doc.to_json())
 
     @cached_property
@@ -110,7 +110,7 @@ class Produced:
         return self.parsed["data"]
 
     def keyed_cells(self) -> list[KeyedCell]:
-        from site_builder.results_doc import KeyedCell
+        from site_builder.results.doc import KeyedCell
 
         return [
             KeyedCell(k, f["value"], f["text"], f["section"], f["row"], f["column"])
@@ -121,7 +121,7 @@ class Produced:
         return json.dumps({"name": self.name, "markdown": self.markdown, "json": self.json_text})
 
     @classmethod
-    def from_cache(cls, text: str) -> Produced:
+    def from_cache(cls, text: str) -> ResultsText:
         d = json.loads(text)
         return cls(d["name"], d["markdown"], d["json"])
 

@@ -147,7 +147,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 def watched(paths: Paths) -> list[Path]:
     return [
         p
-        for p in (paths.content, paths.templates, paths.data, Path(__file__).resolve().parent / "static")
+        for p in (paths.content, paths.templates, paths.data, Path(__file__).resolve().parent.parent / "static")
         if p.is_dir()
     ]
 

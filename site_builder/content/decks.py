@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from site_builder.content import Page
+from site_builder.content.pages import Page
 from site_builder.errors import InputError
-from site_builder.producers import PRODUCERS, VENDORED_RESULTS
+from site_builder.results.producers import PRODUCERS, VENDORED_RESULTS
 
 SEPARATOR = re.compile(r"^---\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.content import FrontMatter, check_keys, read_front_matter
+from site_builder.content.pages import FrontMatter, check_keys, read_front_matter
 from site_builder.errors import InputError, describe
 from site_builder.markdown.typed_numbers import check_front_matter
 from site_builder.series import SERIES

@@ -26,8 +26,8 @@ from functools import cached_property
 from pathlib import PurePath
 from typing import Any
 
-from site_builder.figures import Registry
-from site_builder.plan import PlannedPage
+from site_builder.content.plan import PlannedPage
+from site_builder.results.figures import Registry
 
 
 def fingerprint(value: Any, _open: frozenset[int] = frozenset()) -> Any:
@@ -86,7 +86,7 @@ def digest(*parts: Any) -> str:
 
 def figures_digest(registry: Registry) -> str:
     """A digest of every figure with its value, text and source (not of the pages using them): the part of the site
-    state that only the results change (kept in the basis, site_builder/basis.py)."""
+    state that only the results change (kept in the basis, site_builder/cache/basis.py)."""
     h = hashlib.sha256()
     for f in registry.figures.values():
         s = f.source

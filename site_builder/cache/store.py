@@ -21,7 +21,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 PACKAGE = "site_builder"
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
 LIBRARIES = ("numpy",)  # the models compute with it (SimPy runs only in the tests, as the engine's reference)
 FORMAT = "site-builder-cache 1"
 KEEP = 4  # entries kept per model
@@ -177,7 +177,7 @@ HASHED: dict[str, bytes] = {}
 @contextlib.contextmanager
 def hashed(files: dict[str, str]) -> Iterator[None]:
     """Within the block, :func:`key_of` takes the digests of the package's source files from ``files`` (label ->
-    SHA-256, as site_builder/uptodate.py hashed every input) instead of reading them again."""
+    SHA-256, as site_builder/cache/uptodate.py hashed every input) instead of reading them again."""
     base = PACKAGE_DIR.parent
     HASHED.clear()
     HASHED.update(

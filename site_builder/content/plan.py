@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from site_builder.collect import Parsed
-from site_builder.figures import Registry, ResultsFile
+from site_builder.content.parse import Parsed
+from site_builder.results.figures import Registry, ResultsFile
 
 
 @dataclass(frozen=True)
@@ -19,8 +19,8 @@ class Kind:
     from_content: bool  # may a content file ask for it
     listed: bool = True  # in the site's page titles (the figure index's names, the sitemap)
     root: str | None = None  # the fixed prefix of its links, when it is served at any depth (the 404 page)
-    slides: bool = False  # its content is a deck's slides (site_builder/assemble.py makes its DeckInfo)
-    glossary: bool = False  # it shows its series' glossary and decks (site_builder/assemble.py fills them)
+    slides: bool = False  # its content is a deck's slides (site_builder/content/assemble.py makes its DeckInfo)
+    glossary: bool = False  # it shows its series' glossary and decks (site_builder/content/assemble.py fills them)
 
     def generated(self, files: dict[str, ResultsFile]) -> list[PlannedPage]:
         """The pages of this kind that the build makes itself (no content file)."""

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from site_builder import mdtables
 from site_builder.errors import BuildError
-from site_builder.producers import VENDORED_RESULTS
+from site_builder.results.producers import VENDORED_RESULTS
 
 FIG_LINK = re.compile(
     r'<a class="fig" href="[^"]*" data-fig="([^"]*)" data-src="[^"]*" data-file="([^"]*)" '

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import processes
-from site_builder.cache import ResultsCache
+from site_builder.cache.store import ResultsCache
 from site_builder.render import links
 from site_builder.search import read_page, records
 from site_builder.search.extract import page_of, reader_for

@@ -4,7 +4,7 @@ The cache is held to the rules ``--out`` is held to (site_builder/outdir.py): it
 absent, empty, or marked with :data:`MARKER` as this tool's cache (or, from before the marker, holds nothing
 but this tool's entries, and is then marked). It must not be, be inside or hold an input folder, the output
 folder or the project itself; a symbolic link or a file is refused. The cache deletes only entries it wrote
-(site_builder/cache.py). A cache folder that cannot be written is not an error: the build goes on without a
+(site_builder/cache/store.py). A cache folder that cannot be written is not an error: the build goes on without a
 cache and says so in one warning line.
 """
 

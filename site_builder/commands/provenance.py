@@ -29,7 +29,7 @@ from site_builder.paths import Options
 Log = Callable[[str], None]
 Figures = dict[str, dict[str, Any]]
 
-WRITERS = "site_builder/producers.py"
+WRITERS = "site_builder/results/producers.py"
 
 
 def cell_text(source: dict[str, Any]) -> str:
@@ -67,9 +67,9 @@ class Origin:
 
 def _models_of(entry: str) -> tuple[str, ...]:
     """The project's model modules ``entry`` imports (read from the code, as the results cache does)."""
-    from site_builder.cache import source_files
+    from site_builder.cache.store import source_files
 
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     out: list[str] = []
     for path in source_files(entry):
         try:
@@ -83,7 +83,7 @@ def _models_of(entry: str) -> tuple[str, ...]:
 
 def origin_of(source_file: str) -> Origin | None:
     """The producer of a results file label (``data/<name>/results.md`` or the vendored results.md)."""
-    from site_builder.producers import PRODUCERS, VENDORED_RESULTS, read_roots
+    from site_builder.results.producers import PRODUCERS, VENDORED_RESULTS, read_roots
 
     v = VENDORED_RESULTS
     if source_file == v.label:
@@ -156,9 +156,9 @@ def explain_lines(fig: dict[str, Any], pins: dict[str, dict[str, str]]) -> list[
 
 def explain(opts: Options, key: str, log: Log = print) -> None:
     """Print where figure ``key`` comes from; an unknown key is a one-line error with the nearest keys."""
+    from site_builder.commands.trial import built
     from site_builder.sources.pins import load_pins
     from site_builder.suggest import did_you_mean
-    from site_builder.trial import built
 
     with built(opts, lambda _line: None, print_decks=False) as site:
         figures = by_key(json.loads((site / "figures.json").read_text("utf-8")), "figures.json")

@@ -71,7 +71,7 @@ def check_keys(label: str, meta: dict[str, Any], known: tuple[str, ...], what: s
 
 class FrontMatter:
     """Front matter parsed before, by the SHA-256 of its text: a build whose pages' front matter did not change
-    parses (and imports) no YAML. ``known`` comes from the basis (site_builder/basis.py), whose key covers the
+    parses (and imports) no YAML. ``known`` comes from the basis (site_builder/cache/basis.py), whose key covers the
     YAML reading code and PyYAML's version; ``used`` is what this build parsed or took, for the next one."""
 
     def __init__(self, known: dict[str, Any] | None = None) -> None:
@@ -150,5 +150,5 @@ def load_content(root: Path, kinds: tuple[str, ...], front: FrontMatter | None =
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
     links_stay_inside(root, "content", root.parent)
-    glossary = root / "glossary"  # term files, not pages (site_builder/glossary.py reads them)
+    glossary = root / "glossary"  # term files, not pages (site_builder/content/glossary.py reads them)
     return [load_page(p, root, kinds, front) for p in sorted(root.rglob("*.md")) if not p.is_relative_to(glossary)]

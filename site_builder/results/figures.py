@@ -19,7 +19,7 @@ from site_builder.errors import BuildError
 from site_builder.sources.reading import DATA_MAX_BYTES, read_text
 
 if TYPE_CHECKING:
-    from site_builder.results_doc import Value
+    from site_builder.results.doc import Value
 
 
 def slug(text: str) -> str:

@@ -11,10 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from site_builder import cache, static_assets
+from site_builder import static_assets
+from site_builder.cache import store as cache
 from site_builder.explorers import EXPLORERS
-from site_builder.figures import Registry, ResultsFile
-from site_builder.producers import PRODUCERS
+from site_builder.results.figures import Registry, ResultsFile
+from site_builder.results.producers import PRODUCERS
 
 PUBLISHED_SECTIONS = {"analysis": "7.", "simulation": "11."}
 
