@@ -59,8 +59,11 @@ lint: $(VENV)/.test-stamp
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
+# On every core (pytest-xdist, at most 4 workers; each builds its own site for the browser tests); a worker that
+# finishes early takes tests from the others (worksteal), so the long browser tests do not leave one core idle.
+JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(VENV)/.test-stamp chromium poppler lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
 unit: $(VENV)/.test-stamp chromium poppler
 	$(PY) -m pytest -q tests/unit tests/build

@@ -13,8 +13,13 @@ import pytest
 pytestmark = pytest.mark.browser
 
 WIDTHS = (390, 320)
-CHARTS_READY = (
+# A page is read once it has loaded (its deferred scripts have run), every chart has drawn, the figure index has laid
+# out its table from figures.json, and its fonts are in: what waiting for the network to go idle (half a second of
+# silence after every load) stood for, without the wait.
+READY = (
     "() => Array.from(document.querySelectorAll('figure.chart[data-chart]')).every(f => f.dataset.ready === 'true')"
+    " && Array.from(document.querySelectorAll('article.figures')).every(a => a.dataset.ready)"
+    " && document.fonts.status === 'loaded'"
 )
 CARD = "#fig-card"
 
@@ -27,8 +32,9 @@ def every_page(site_dir: Path, pages: list[str]) -> list[str]:
 
 
 def settle(page) -> None:  # type: ignore[no-untyped-def]
-    """Wait until every chart of the page has drawn (explorers set data-ready once Plotly has drawn)."""
-    page.wait_for_function(CHARTS_READY, timeout=30_000)
+    """Wait until the page is read: every chart drawn (explorers set data-ready once Plotly has drawn), the figure
+    index's table laid out, the fonts loaded."""
+    page.wait_for_function(READY, timeout=30_000)
 
 
 def is_deck(path: str) -> bool:
@@ -47,7 +53,7 @@ def test_no_page_is_wider_than_a_phone(browser, server, every_page, width):
     page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
     wide: dict[str, int] = {}
     for path in every_page:
-        page.goto(server + path, wait_until="networkidle")
+        page.goto(server + path)
         settle(page)
         got = page.evaluate("document.documentElement.scrollWidth")
         if got > width:
@@ -63,7 +69,7 @@ def test_charts_name_their_series_below_or_beside_the_plot_on_a_phone(browser, s
     page = browser.new_page(viewport={"width": 390, "height": 800})
     seen = 0
     for path in every_page:
-        page.goto(server + path, wait_until="networkidle")
+        page.goto(server + path)
         settle(page)
         for chart in page.locator("figure.chart[data-chart] .js-plotly-plot").all():
             seen += 1
@@ -277,7 +283,7 @@ def test_charts_have_a_caption_a_data_table_and_nothing_of_plotly_in_the_tab_ord
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     charts = 0
     for path in every_page:
-        page.goto(server + path, wait_until="networkidle")
+        page.goto(server + path)
         settle(page)
         for fig in page.locator("figure.chart[data-chart]").all():
             charts += 1
@@ -306,6 +312,7 @@ def test_charts_have_a_caption_a_data_table_and_nothing_of_plotly_in_the_tab_ord
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious_on_any_page(browser, server, every_page, scheme):
+    """axe-core's rules on every page, once per page and scheme (the decks and glossaries among them)."""
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
@@ -313,7 +320,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, server, every_page, sche
     page = context.new_page()
     bad = []
     for path in every_page:
-        page.goto(server + path, wait_until="networkidle")
+        page.goto(server + path)
         settle(page)
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
         for v in axe.run(page).response["violations"]:
@@ -329,7 +336,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, server, every_page, sche
 def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, server, every_page):
     context = browser.new_context(color_scheme="light")
     page = context.new_page()
-    page.goto(server + "cit/", wait_until="networkidle")
+    page.goto(server + "cit/")
     settle(page)
     toggle = page.locator("[data-theme-toggle]")
     assert toggle.is_visible() and toggle.evaluate("e => e.tagName") == "BUTTON"
@@ -378,7 +385,7 @@ def test_print_drops_the_chrome_and_keeps_every_number(browser, server, every_pa
     context = browser.new_context(color_scheme="dark")
     page = context.new_page()
     for path in every_page:
-        page.goto(server + path, wait_until="networkidle")
+        page.goto(server + path)
         settle(page)
         page.emulate_media(media="print")
         for sel in (".site-header", ".site-footer", ".skip-link", "[data-theme-toggle]"):
@@ -412,7 +419,7 @@ def test_a_charts_series_checkboxes_print_as_its_colour_key(browser, server, eve
     page = browser.new_page()
     checked = 0
     for path in every_page:
-        page.goto(server + path, wait_until="networkidle")
+        page.goto(server + path)
         settle(page)
         sets = page.locator("figure.chart .explorer-toggles")
         if not sets.count():
