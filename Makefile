@@ -59,12 +59,11 @@ lint: $(VENV)/.test-stamp
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-# In parallel (pytest-xdist, worksteal) where the machine has cores to spare: one worker per two cores, at most 4,
-# each building its own site for the browser tests. On a 2-core machine one worker: the browser tests are bound by
-# Chromium's CPU, and two workers there took 1,149 s against 775 s for one. `make test JOBS=2` overrides.
-JOBS ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) / 2 )); [ $$n -gt 4 ] && n=4; [ $$n -lt 1 ] && n=1; echo $$n)
+# On every core (pytest-xdist, at most 4 workers; each builds its own site for the browser tests); a worker that
+# finishes early takes tests from the others (worksteal), so the long browser tests do not leave one core idle.
+JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(VENV)/.test-stamp chromium poppler lint
-	$(PY) -m pytest -q $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist worksteal)
+	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
 unit: $(VENV)/.test-stamp chromium poppler
 	$(PY) -m pytest -q tests/unit tests/build
