@@ -11,7 +11,7 @@ from site_builder import processes
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext
 from site_builder.phases.render import Rendered
-from site_builder.printing import store as print_phase
+from site_builder.printing import store as pdf_store
 
 NOTE = "internal links and anchors resolve, no external resource, no inline script"
 
@@ -23,7 +23,7 @@ class Checking:
     beside: processes.Beside[int] | None  # the link check, when it runs beside the search index
 
 
-def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: print_phase.Printed) -> Checking:
+def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: pdf_store.Printed) -> Checking:
     """Start the link check (or run it, when it does not run beside the search index). Every link is checked, the
     decks' PDFs included; only a build told not to print (``printed.skipped``) lets its PDF links stand unprinted."""
     from site_builder.phases import scan as page_scan

@@ -8,16 +8,16 @@ import time
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext
 from site_builder.phases.render import Rendered
-from site_builder.printing import store as print_phase
+from site_builder.printing import store as pdf_store
 
 
-def printing(ctx: BuildContext, collected: Collected, rendered: Rendered) -> print_phase.Printed:
+def printing(ctx: BuildContext, collected: Collected, rendered: Rendered) -> pdf_store.Printed:
     """The decks' PDFs; with ``Options(print_decks=False)`` (the tests' in-process builds) none is printed and the
     link check is told which PDF links are left unprinted."""
     t0 = time.perf_counter()
     decks = {d.page.url: d.pdf for d in collected.series.decks}
-    store = print_phase.store_folder(ctx.opts, ctx.log) if ctx.opts.print_decks else None
-    printed = print_phase.run(rendered.tmp, decks, store, rendered.renderer.digests, ctx.opts.print_decks)
+    store = pdf_store.store_folder(ctx.opts, ctx.log) if ctx.opts.print_decks else None
+    printed = pdf_store.run(rendered.tmp, decks, store, rendered.renderer.digests, ctx.opts.print_decks)
     ctx.stage("print", t0, printed.note())
     ctx.summary.printed = printed.printed
     return printed

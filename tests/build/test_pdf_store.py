@@ -14,7 +14,7 @@ import pytest
 from site_builder.build import Options, Summary, build
 from site_builder.errors import BuildError
 from site_builder.printing import pdf
-from site_builder.printing import store as print_phase
+from site_builder.printing import store as pdf_store
 from tests.build.test_bad_inputs import Sandbox
 
 DECKS = 5
@@ -84,7 +84,7 @@ def test_a_tampered_store_entry_is_printed_again(
     tmp_path: Path, cold: tuple[Path, dict[str, bytes], list[str]]
 ) -> None:
     box, cache = _box_with_store(tmp_path, cold)
-    entry = sorted(cache.glob(f"{print_phase.ENTRY}-*"))[0]
+    entry = sorted(cache.glob(f"{pdf_store.ENTRY}-*"))[0]
     raw = bytearray(entry.read_bytes())
     at = raw.index(b"/MediaBox")
     raw[at + 1 : at + 2] = b"m"  # one byte of the PDF changed: its SHA-256 in the entry's first line no longer holds
@@ -118,7 +118,7 @@ def test_a_print_reading_a_file_its_key_does_not_cover_stops_the_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold: tuple[Path, dict[str, bytes], list[str]]
 ) -> None:
     box, cache = _box_with_store(tmp_path, cold)
-    monkeypatch.setattr(print_phase, "reads", lambda site, page: [])  # a key that forgot the page's assets
+    monkeypatch.setattr(pdf_store, "reads", lambda site, page: [])  # a key that forgot the page's assets
     with pytest.raises(BuildError, match=r"expected the print to read only files its cache key covers, found /assets/"):
         _build(box, cache)
 
