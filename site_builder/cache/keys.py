@@ -22,7 +22,7 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import PurePath
 from typing import Any
 
@@ -56,9 +56,9 @@ def fingerprint(value: Any, _open: frozenset[int] = frozenset()) -> Any:
     if attrs is None:
         raise TypeError(f"render key: cannot take a {type(value).__qualname__} as it is")
     # a cached property is taken computed, whether or not it was read before: the same object, the same key
-    lazy = [k for k, v in vars(type(value)).items() if isinstance(v, cached_property) and k not in attrs]
-    for name in lazy:
-        getattr(value, name)
+    for name in _lazy(type(value)):
+        if name not in attrs:
+            getattr(value, name)
     hooks = _hooks(type(value))
     public = {
         k: fingerprint(v, inner)
@@ -68,18 +68,69 @@ def fingerprint(value: Any, _open: frozenset[int] = frozenset()) -> Any:
     return [type(value).__qualname__, public]
 
 
-def _hooks(cls: type) -> set[str]:
+@cache
+def _hooks(cls: type) -> frozenset[str]:
     """A dataclass's fields typed as functions (how to read something: what they read is in the key)."""
     if not dataclasses.is_dataclass(cls):
         return set()
-    return {f.name for f in dataclasses.fields(cls) if "Callable" in str(f.type)}
+    return frozenset(f.name for f in dataclasses.fields(cls) if "Callable" in str(f.type))
+
+
+@cache
+def _lazy(cls: type) -> tuple[str, ...]:
+    """A class's cached properties (a fingerprint takes them computed)."""
+    return tuple(k for k, v in vars(cls).items() if isinstance(v, cached_property))
+
+
+def _text(value: Any) -> str:
+    """``value``'s fingerprint as JSON text, the fast way: the JSON encoder walks strings, numbers, lists, tuples
+    and dicts itself and hands every other value to ``parts``, which writes an object as its type and the SHA-256
+    of its public attributes' text (made the same way, so an object met again inside itself is seen, as in
+    :func:`fingerprint`). A value the encoder cannot take (a dict keyed by something other than text) is
+    taken by :func:`fingerprint` instead. Either way the same value always gives the same text."""
+    inside: set[int] = set()  # the objects being written, outermost first
+
+    def text(v: Any) -> str:
+        try:
+            return json.dumps(v, ensure_ascii=False, separators=(",", ":"), default=parts)
+        except (TypeError, ValueError):
+            return "\0" + json.dumps(fingerprint(v), ensure_ascii=False, separators=(",", ":"))
+
+    def parts(v: Any) -> Any:
+        if isinstance(v, PurePath):
+            return v.as_posix()
+        if isinstance(v, set | frozenset):
+            return sorted(text(x) for x in v)
+        if isinstance(v, Callable):  # type: ignore[arg-type]
+            return "<code>"
+        name = type(v).__qualname__
+        if id(v) in inside:
+            return ["<cycle>", name]
+        if isinstance(v, Mapping):
+            held: Any = [[k, x] for k, x in v.items()]
+        else:
+            attrs = getattr(v, "__dict__", None)
+            if attrs is None:
+                raise TypeError(f"render key: cannot take a {name} as it is")
+            for lazy in _lazy(type(v)):
+                if lazy not in attrs:
+                    getattr(v, lazy)
+            hooks = _hooks(type(v))
+            held = {k: x for k, x in attrs.items() if k[0] != "_" and k not in hooks and not callable(x)}
+        inside.add(id(v))
+        try:
+            return [name, hashlib.sha256(text(held).encode()).hexdigest()]
+        finally:
+            inside.discard(id(v))
+
+    return text(value)
 
 
 def digest(*parts: Any) -> str:
     """A SHA-256 over the fingerprints of ``parts``."""
     h = hashlib.sha256()
     for part in parts:
-        h.update(json.dumps(fingerprint(part), ensure_ascii=False, separators=(",", ":")).encode())
+        h.update(_text(part).encode())
         h.update(b"\n")
     return h.hexdigest()
 

@@ -6,17 +6,15 @@ Everything here is derived from the parsed content before any page is written, s
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from markdown_it import MarkdownIt
-
 from site_builder.content.decks import SOURCE_DOCS, Slide, SourceLink, SourceRef, split_slides
 from site_builder.content.glossary import GROUPS, Term
 from site_builder.content.pages import Page
-from site_builder.content.parse import check_refs, parse_page
+from site_builder.content.parse import Parsed, check_refs
 from site_builder.content.plan import PlannedPage
 from site_builder.errors import InputError
 from site_builder.results.figures import Registry, ResultsFile, slug
@@ -50,8 +48,15 @@ def section_link(files: dict[str, ResultsFile], ref: SourceRef, label: str) -> S
     rf = files.get(file_label)
     if rf is None:
         raise InputError(label, ref.line, f"a results document {ref.doc!r} the site publishes", "none")
-    pattern = re.compile(rf"^{re.escape(ref.section)}[.\s]")
-    title = next((s.title for s in rf.sections if s.level >= 2 and pattern.match(s.title)), None)
+    n = len(ref.section)
+    title = next(
+        (
+            s.title
+            for s in rf.sections
+            if s.level >= 2 and s.title.startswith(ref.section) and s.title[n : n + 1] in (".", " ", "\t")
+        ),
+        None,
+    )
     if title is None:
         raise InputError(label, ref.line, f"a section §{ref.section} in {file_label}", "no such section")
     return SectionLink(f"{ref.doc} §{ref.section}", f"{rf.page}#{slug(title)}")
@@ -80,13 +85,13 @@ def decks_of(plan: list[PlannedPage], files: dict[str, ResultsFile], terms: dict
     return sorted(decks, key=lambda d: d.page.url)
 
 
-def term_figures(terms: dict[str, Term], md: MarkdownIt, registry: Registry) -> dict[str, list[str]]:
+def term_figures(terms: dict[str, Term], parse: Callable[[Page], Parsed], registry: Registry) -> dict[str, list[str]]:
     """The figure keys each glossary entry shows. Its body is held to the rules of a page's (no unknown markup,
-    no typed number); an unknown figure or term names the term file and line, with the nearest keys."""
+    no typed number: ``parse`` is :func:`parse_page` or what it found before, site_builder/phases/store.py); an
+    unknown figure or term names the term file and line, with the nearest keys."""
     out: dict[str, list[str]] = {}
     for t in terms.values():
-        as_page = Page(Path(t.label), t.label, "", t.title, "page", t.body, t.body_line)
-        parsed = parse_page(as_page, md)
+        parsed = parse(Page(Path(t.label), t.label, "", t.title, "page", t.body, t.body_line))
         check_refs(parsed, registry.figures, {}, terms)
         out[t.key] = [key for key, _ in parsed.figs]
     return out
@@ -163,10 +168,14 @@ class SeriesData:
 
 
 def collect_series(
-    plan: list[PlannedPage], files: dict[str, ResultsFile], terms: dict[str, Term], md: MarkdownIt, registry: Registry
+    plan: list[PlannedPage],
+    files: dict[str, ResultsFile],
+    terms: dict[str, Term],
+    parse: Callable[[Page], Parsed],
+    registry: Registry,
 ) -> SeriesData:
     decks = decks_of(plan, files, terms)
-    figs = term_figures(terms, md, registry)
+    figs = term_figures(terms, parse, registry)
     link_glossary(terms, decks, registry, figs)
     glossary_pages = {p.series: p.url for p in plan if p.kind.glossary and p.series}
     for s in {s for t in terms.values() for s in t.groups}:

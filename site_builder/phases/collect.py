@@ -59,7 +59,7 @@ def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
     for pp in parsed:
         check_refs(pp, registry.figures, EXPLORERS, terms)
     plan = plan_pages(parsed, files)
-    series_data = collect_series(plan, files, terms, md, registry)
+    series_data = collect_series(plan, files, terms, lambda page: models.parsed(page, md, registry), registry)
     template_figs = _template_figures(loaded, modeled, env, plan)
     fixed = kept.records if kept is not None else fixed_records(paths.project, loaded.digests, registry, files)
     for p in plan:

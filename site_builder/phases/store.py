@@ -137,7 +137,9 @@ class Models:
         cached: it is parsed again."""
         if self._parse_code is None:  # the parser's source and the pinned inputs: once per build
             self._parse_code = results_cache.key_of(("site_builder.content.parse",), self.digests)
-        h = hashlib.sha256(f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0".encode())
+        h = hashlib.sha256(
+            f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0{page.body_line}\0".encode()
+        )
         h.update(page.body.encode())
         key = h.hexdigest()
         name = results_cache.entry_name("parse", page.label)

@@ -26,11 +26,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
+from site_builder import chromium
 from site_builder.cache import store as results_cache
 from site_builder.errors import BuildError
 from site_builder.paths import Options
-from site_builder.printing import pdf
 
 ENTRY = "pdf"
 _RESOURCE = re.compile(r"<(?:script|link|img|source|video|audio)\b[^>]*?\s(?:src|href)=\"([^\"]+)\"", re.I)
@@ -108,26 +109,41 @@ def _digest(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
+def _printer() -> ModuleType:
+    """The printing code (site_builder/printing/pdf.py: a browser and a local web server), imported when a deck is
+    printed or the browser is asked its version, so a build that takes every PDF from the store does not load it."""
+    from site_builder.printing import pdf
+
+    return pdf
+
+
 def chromium_version(store: results_cache.ResultsCache) -> str:
     """``chromium --version``, kept in the store under the program files' sizes, times and inodes (asking costs
     about 0.2 s); a one-line BuildError when there is no browser."""
-    found = pdf.stamps(pdf.CHROMIUM)
+    found = chromium.stamps(chromium.CHROMIUM)
     if not found:
-        return pdf.version(pdf.CHROMIUM)  # the one line saying there is no browser
+        return _printer().version(chromium.CHROMIUM)  # the one line saying there is no browser
     stamps = hashlib.sha256(json.dumps(found).encode()).hexdigest()
     kept = store.read("chromium-version", stamps)
     if kept is not None and kept.startswith("Chromium "):
         return kept
-    line = pdf.version(pdf.CHROMIUM)
+    line = _printer().version(chromium.CHROMIUM)
     store.write("chromium-version", stamps, line)
     return line
 
 
-def deck_key(site: Path, page: str, version: str, page_digest: str | None = None) -> tuple[str, list[str]]:
-    """A deck's PDF key (see the module's docstring) and the files besides the page that it covers."""
+def deck_key(
+    site: Path, page: str, version: str, page_digest: str | None = None, seen: dict[str, str] | None = None
+) -> tuple[str, list[str]]:
+    """A deck's PDF key (see the module's docstring) and the files besides the page that it covers; ``seen`` holds
+    the digests of files already read (site path -> SHA-256), which the decks share (the chart library, the CSS)."""
     files = reads(site, page)
     own = page_digest or _digest(site / page / "index.html")
-    extra = [f"{page}index.html {own}", *(f"{rel} {_digest(site / rel)}" for rel in files)]
+    known = {} if seen is None else seen
+    for rel in files:
+        if rel not in known:
+            known[rel] = _digest(site / rel)
+    extra = [f"{page}index.html {own}", *(f"{rel} {known[rel]}" for rel in files)]
     return results_cache.key_of(("site_builder.printing.store",), [version], extra), files
 
 
@@ -149,7 +165,8 @@ def run(
         return done
     store = results_cache.ResultsCache(folder)
     version = chromium_version(store)
-    keys = {page: deck_key(site, page, version, (digests or {}).get(page)) for page in sorted(decks)}
+    seen: dict[str, str] = {}
+    keys = {page: deck_key(site, page, version, (digests or {}).get(page), seen) for page in sorted(decks)}
     todo: list[str] = []
     for page, (key, _files) in keys.items():
         body = store.read_bytes(results_cache.entry_name(ENTRY, page), key)
@@ -158,15 +175,16 @@ def run(
         else:
             todo.append(page)
     if todo:
-        seen: set[str] = set()
-        with pdf.browser(pdf.CHROMIUM) as b, pdf.serving(site, seen) as base:
+        fetched: set[str] = set()
+        pdf = _printer()
+        with pdf.browser(chromium.CHROMIUM) as b, pdf.serving(site, fetched) as base:
             for page in todo:
                 t0 = time.perf_counter()
-                seen.clear()
+                fetched.clear()
                 raw = pdf.print_pages(b, base, [page])[page]
                 key, files = keys[page]
                 allowed = {f"/{page}", f"/{page}index.html", *(f"/{rel}" for rel in files)}
-                stray = sorted(seen - allowed)
+                stray = sorted(fetched - allowed)
                 if stray:
                     raise BuildError(
                         f"pdf: {page}: expected the print to read only files its cache key covers, found "

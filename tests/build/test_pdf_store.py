@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from site_builder import chromium
 from site_builder.build import Options, Summary, build
 from site_builder.errors import BuildError
-from site_builder.printing import pdf
 from site_builder.printing import store as pdf_store
 from tests.build.test_bad_inputs import Sandbox
 
@@ -107,7 +107,7 @@ def test_no_chromium_stops_the_build_with_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold: tuple[Path, dict[str, bytes], list[str]]
 ) -> None:
     box, cache = _box_with_store(tmp_path, cold)
-    monkeypatch.setattr(pdf, "CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setattr(chromium, "CHROMIUM", str(tmp_path / "no-chromium"))
     with pytest.raises(BuildError) as e:
         _build(box, cache)
     assert "\n" not in str(e.value) and "expected Debian's chromium" in str(e.value)
