@@ -52,27 +52,28 @@ def fingerprint(value: Any, _open: frozenset[int] = frozenset()) -> Any:
         return sorted((fingerprint(v, inner) for v in value), key=json.dumps)
     if isinstance(value, Callable):  # type: ignore[arg-type]
         return "<code>"
+    return [type(value).__qualname__, {k: fingerprint(v, inner) for k, v in _public(value).items()}]
+
+
+def _public(value: Any) -> dict[str, Any]:
+    """An object's attributes that a key holds: the public ones that are not functions or fields typed as
+    functions, its cached properties computed first (whether or not they were read before: the same object, the
+    same key)."""
     attrs = getattr(value, "__dict__", None)
     if attrs is None:
         raise TypeError(f"render key: cannot take a {type(value).__qualname__} as it is")
-    # a cached property is taken computed, whether or not it was read before: the same object, the same key
     for name in _lazy(type(value)):
         if name not in attrs:
             getattr(value, name)
     hooks = _hooks(type(value))
-    public = {
-        k: fingerprint(v, inner)
-        for k, v in attrs.items()
-        if not k.startswith("_") and k not in hooks and not callable(v)
-    }
-    return [type(value).__qualname__, public]
+    return {k: v for k, v in attrs.items() if not k.startswith("_") and k not in hooks and not callable(v)}
 
 
 @cache
 def _hooks(cls: type) -> frozenset[str]:
     """A dataclass's fields typed as functions (how to read something: what they read is in the key)."""
     if not dataclasses.is_dataclass(cls):
-        return set()
+        return frozenset()
     return frozenset(f.name for f in dataclasses.fields(cls) if "Callable" in str(f.type))
 
 
@@ -106,17 +107,7 @@ def _text(value: Any) -> str:
         name = type(v).__qualname__
         if id(v) in inside:
             return ["<cycle>", name]
-        if isinstance(v, Mapping):
-            held: Any = [[k, x] for k, x in v.items()]
-        else:
-            attrs = getattr(v, "__dict__", None)
-            if attrs is None:
-                raise TypeError(f"render key: cannot take a {name} as it is")
-            for lazy in _lazy(type(v)):
-                if lazy not in attrs:
-                    getattr(v, lazy)
-            hooks = _hooks(type(v))
-            held = {k: x for k, x in attrs.items() if k[0] != "_" and k not in hooks and not callable(x)}
+        held = [[k, x] for k, x in v.items()] if isinstance(v, Mapping) else _public(v)
         inside.add(id(v))
         try:
             return [name, hashlib.sha256(text(held).encode()).hexdigest()]

@@ -43,20 +43,18 @@ class DeckInfo:
         return self.page.url.rstrip("/") + ".pdf"
 
 
+def _numbered(title: str, number: str) -> bool:
+    """Whether a heading is section ``number`` ("3.2 Title", "3.2. Title"): the number, then a dot or a space."""
+    after = title[len(number) : len(number) + 1]
+    return title.startswith(number) and (after == "." or after.isspace())
+
+
 def section_link(files: dict[str, ResultsFile], ref: SourceRef, label: str) -> SectionLink:
     file_label = SOURCE_DOCS[ref.doc]
     rf = files.get(file_label)
     if rf is None:
         raise InputError(label, ref.line, f"a results document {ref.doc!r} the site publishes", "none")
-    n = len(ref.section)
-    title = next(
-        (
-            s.title
-            for s in rf.sections
-            if s.level >= 2 and s.title.startswith(ref.section) and s.title[n : n + 1] in (".", " ", "\t")
-        ),
-        None,
-    )
+    title = next((s.title for s in rf.sections if s.level >= 2 and _numbered(s.title, ref.section)), None)
     if title is None:
         raise InputError(label, ref.line, f"a section §{ref.section} in {file_label}", "no such section")
     return SectionLink(f"{ref.doc} §{ref.section}", f"{rf.page}#{slug(title)}")
