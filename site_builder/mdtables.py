@@ -74,6 +74,19 @@ def parse(text: str, file: str) -> list[MdSection]:
     return sections
 
 
+def headings(text: str) -> list[tuple[str, int]]:
+    """The (title, level) of each section :func:`parse` finds (the untitled part before the first heading too),
+    without reading the tables."""
+    found = [("", 0)]
+    in_fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        elif not in_fence and line.startswith("#") and (h := HEADING.match(line)):
+            found.append((h.group(2), len(h.group(1))))
+    return found
+
+
 def find_cell(sections: list[MdSection], section: str, row: tuple[str, ...], column: str) -> str | None:
     """The text of the cell in ``section`` whose leading cells equal ``row``, under header ``column``."""
     for s in sections:

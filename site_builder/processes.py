@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import signal
 import sys
 import threading
@@ -100,6 +99,8 @@ class Beside(Generic[T]):
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 _die_with(parent)
+                import pickle  # between this code's own processes only (a build that forks none does not load it)
+
                 try:
                     out = pickle.dumps(("ok", fn()), protocol=pickle.HIGHEST_PROTOCOL)
                 except OSError as e:  # raised again as an OSError, so the parent's handler names it (a full disk)
@@ -135,6 +136,8 @@ class Beside(Generic[T]):
         data, status = self._outcome
         if not data:
             raise BuildError(f"a worker process stopped without a result (wait status {status})")
+        import pickle
+
         kind, *rest = pickle.loads(data)  # our own child's bytes
         if kind == "ok":
             return rest[0]  # type: ignore[no-any-return]

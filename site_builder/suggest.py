@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -13,6 +12,8 @@ def nearest(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     exact = lower.get(name.lower())
     if exact is not None:  # the same name in other case: surely that one
         return [exact]
+    import difflib  # only when a name is misspelt (an error message)
+
     got = difflib.get_close_matches(name.lower(), list(lower), n=n, cutoff=0.6)
     return [lower[g] for g in got]
 

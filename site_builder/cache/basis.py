@@ -24,6 +24,7 @@ the navigation) is never in it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,20 +48,38 @@ class Basis:
     front_matter: dict[str, Any] = field(default_factory=dict)  # parsed front matter by its text's SHA-256
 
 
+_ENCODE: dict[str, Callable[[Any], Any]] = {  # each field as JSON data
+    "digests": lambda v: v,
+    "pins": lambda v: v,
+    "figures": lambda v: {k: [r[0], r[1], r[2], r[3], list(r[4]), r[5], r[6]] for k, r in v.items()},
+    "figure_texts": lambda v: v,
+    "figures_digest": lambda v: v,
+    "records": lambda v: v,
+    "payloads": lambda v: {k: list(x) for k, x in v.items()},
+    "template_figures": lambda v: {k: [list(x) for x in xs] for k, xs in v.items()},
+    "front_matter": lambda v: v,
+}
+
+
+def _doc(b: Basis) -> dict[str, Any]:
+    return {"format": FORMAT, **{name: encode(getattr(b, name)) for name, encode in _ENCODE.items()}}
+
+
 def to_json(b: Basis) -> str:
-    doc = {
-        "format": FORMAT,
-        "digests": b.digests,
-        "pins": b.pins,
-        "figures": {k: [r[0], r[1], r[2], r[3], list(r[4]), r[5], r[6]] for k, r in b.figures.items()},
-        "figure_texts": b.figure_texts,
-        "figures_digest": b.figures_digest,
-        "records": b.records,
-        "payloads": {k: list(v) for k, v in b.payloads.items()},
-        "template_figures": {k: [list(x) for x in v] for k, v in b.template_figures.items()},
-        "front_matter": b.front_matter,
-    }
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(_doc(b), ensure_ascii=False, separators=(",", ":"))
+
+
+def _same(a: Basis, b: Basis) -> bool:
+    """Whether ``a`` and ``b`` give the same JSON text: each field is the same object (as after a one-page edit,
+    where the figures and digests are the basis's own) or gives the same text."""
+
+    def text(v: Any, encode: Callable[[Any], Any]) -> str:
+        return json.dumps(encode(v), ensure_ascii=False, separators=(",", ":"))
+
+    return all(
+        (x := getattr(a, name)) is (y := getattr(b, name)) or text(x, encode) == text(y, encode)
+        for name, encode in _ENCODE.items()
+    )
 
 
 class Bad(Exception):
@@ -128,9 +147,9 @@ def write(cache: ResultsCache, key: str, basis: Basis, kept: Basis | None = None
     """Store ``basis`` unless it is ``kept`` as read (best effort, as every cache entry: a failure only costs the
     next build time; a value JSON cannot hold leaves the basis unwritten)."""
     try:
+        if kept is not None and _same(basis, kept):
+            return
         text = to_json(basis)
     except (TypeError, ValueError):
-        return
-    if kept is not None and text == to_json(kept):
         return
     cache.write_bytes(ENTRY, key, text.encode("utf-8"))

@@ -21,7 +21,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache, cached_property
 from pathlib import PurePath
 from typing import Any
@@ -83,13 +84,34 @@ def _lazy(cls: type) -> tuple[str, ...]:
     return tuple(k for k, v in vars(cls).items() if isinstance(v, cached_property))
 
 
+_memo: dict[int, tuple[Any, list[str], frozenset[int]]] | None = None  # inside remembering()
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Inside this block each object's part (its type and the SHA-256 of its attributes' text) is made once and
+    reused wherever it is met again with the same text (the pages' keys share their glossary, decks and results
+    files): a part is reused only where none of the objects written around it is inside it, and kept only when
+    its text met no cycle back to an object around it, so the texts are those made without the block. The
+    objects must not change inside it."""
+    global _memo
+    outer, _memo = _memo, {}
+    try:
+        yield
+    finally:
+        _memo = outer
+
+
 def _text(value: Any) -> str:
     """``value``'s fingerprint as JSON text, the fast way: the JSON encoder walks strings, numbers, lists, tuples
     and dicts itself and hands every other value to ``parts``, which writes an object as its type and the SHA-256
     of its public attributes' text (made the same way, so an object met again inside itself is seen, as in
     :func:`fingerprint`). A value the encoder cannot take (a dict keyed by something other than text) is
     taken by :func:`fingerprint` instead. Either way the same value always gives the same text."""
-    inside: set[int] = set()  # the objects being written, outermost first
+    inside: dict[int, int] = {}  # the objects being written -> their depth, outermost 0
+    # per object being written: the shallowest depth a cycle in it went back to, and the objects written in it
+    frames: list[tuple[list[int], set[int]]] = [([0], set())]
+    memo = _memo
 
     def text(v: Any) -> str:
         try:
@@ -106,13 +128,29 @@ def _text(value: Any) -> str:
             return "<code>"
         name = type(v).__qualname__
         if id(v) in inside:
+            reach = frames[-1][0]
+            reach[0] = min(reach[0], inside[id(v)])
             return ["<cycle>", name]
+        if memo is not None:
+            kept = memo.get(id(v))
+            if kept is not None and kept[0] is v and not any(a in kept[2] for a in inside):
+                frames[-1][1].update(kept[2])
+                return kept[1]
         held = [[k, x] for k, x in v.items()] if isinstance(v, Mapping) else _public(v)
-        inside.add(id(v))
+        depth = inside[id(v)] = len(inside)
+        frames.append(([depth], {id(v)}))
         try:
-            return [name, hashlib.sha256(text(held).encode()).hexdigest()]
+            made = [name, hashlib.sha256(text(held).encode()).hexdigest()]
         finally:
-            inside.discard(id(v))
+            del inside[id(v)]
+            (back,), within = frames.pop()
+        outer = frames[-1]
+        outer[1].update(within)
+        if back < depth:  # its text holds a cycle to an object around it: true only where it was met
+            outer[0][0] = min(outer[0][0], back)
+        elif memo is not None:
+            memo[id(v)] = (v, made, frozenset(within))
+        return made
 
     return text(value)
 

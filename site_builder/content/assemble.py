@@ -54,7 +54,7 @@ def section_link(files: dict[str, ResultsFile], ref: SourceRef, label: str) -> S
     rf = files.get(file_label)
     if rf is None:
         raise InputError(label, ref.line, f"a results document {ref.doc!r} the site publishes", "none")
-    title = next((s.title for s in rf.sections if s.level >= 2 and _numbered(s.title, ref.section)), None)
+    title = next((t for t, level in rf.headings if level >= 2 and _numbered(t, ref.section)), None)
     if title is None:
         raise InputError(label, ref.line, f"a section §{ref.section} in {file_label}", "no such section")
     return SectionLink(f"{ref.doc} §{ref.section}", f"{rf.page}#{slug(title)}")

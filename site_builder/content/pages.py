@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from site_builder.errors import InputError, describe
 from site_builder.markdown.typed_numbers import check_front_matter
@@ -15,10 +16,17 @@ from site_builder.sources.reading import CONTENT_MAX_BYTES, links_stay_inside, l
 from site_builder.suggest import did_you_mean
 
 URL_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-# The front matter a content page may hold; a deck adds its number and its hub summary.
+# The front matter every content page may hold; a kind may take more (its ``front_matter``).
 PAGE_KEYS = ("title", "kind", "series", "nav", "nav_order", "description", "lead", "kicker")
-DECK_KEYS = (*PAGE_KEYS, "deck", "summary")
-DECKS_FOLDER = "decks"  # content/<series>/decks/NN-slug.md: a deck
+
+
+class ContentRules(Protocol):
+    """What a content file's kind says about the file (site_builder/content/plan.py Kind holds these)."""
+
+    name: str
+    folder: str | None  # content/<series>/<folder>/ holds the files of this kind, and only of this kind
+    front_matter: tuple[str, ...]  # the front-matter keys it takes besides PAGE_KEYS
+    meta_lines: bool  # its body has "Key: value" lines the typed-number rule passes over
 
 
 @dataclass
@@ -31,6 +39,7 @@ class Page:
     body: str  # Markdown after the front matter
     body_line: int  # line number of the body's first line in the file
     meta: dict[str, Any] = field(default_factory=dict)
+    meta_lines: bool = False  # its kind's "Key: value" lines are not prose (ContentRules.meta_lines)
 
     @property
     def series(self) -> str | None:
@@ -109,7 +118,7 @@ def read_front_matter(path: Path, label: str, front: FrontMatter | None = None) 
     return meta, "\n".join(lines[close + 1 :]) + "\n", close + 2
 
 
-def load_page(path: Path, root: Path, kinds: tuple[str, ...], front: FrontMatter | None = None) -> Page:
+def load_page(path: Path, root: Path, kinds: Mapping[str, ContentRules], front: FrontMatter | None = None) -> Page:
     """A content file of one of ``kinds`` (site_builder/kinds/ kinds): at most CONTENT_MAX_BYTES of UTF-8, YAML front matter (safe, no aliases) between --- lines."""
     label = path.relative_to(root.parent).as_posix() if path.is_relative_to(root.parent) else str(path)
     rel = path.relative_to(root)
@@ -123,16 +132,21 @@ def load_page(path: Path, root: Path, kinds: tuple[str, ...], front: FrontMatter
     if not isinstance(kind, str) or kind not in kinds:
         hint = did_you_mean(kind, kinds) if isinstance(kind, str) else ""
         raise InputError(label, "front matter.kind", f"one of {', '.join(kinds)}{hint}", describe(kind))
-    in_decks = len(rel.parts) == 3 and rel.parts[1] == DECKS_FOLDER
-    if in_decks != (kind == "deck"):
-        where = f"a file under content/<series>/{DECKS_FOLDER}/"
-        if in_decks:
-            found = f"kind {kind}" if "kind" in meta else "no kind (a plain page)"
-            raise InputError(label, "front matter.kind", f"deck ({where} is a deck)", found)
+    rules = kinds[kind]
+    home = next((k for k in kinds.values() if k.folder and len(rel.parts) == 3 and rel.parts[1] == k.folder), None)
+    if home is not None and home.name != kind:
+        where = f"a file under content/<series>/{home.folder}/"
+        found = f"kind {kind}" if "kind" in meta else "no kind (a plain page)"
+        raise InputError(label, "front matter.kind", f"{home.name} ({where} is a {home.name})", found)
+    if rules.folder is not None and home is None:
+        where = f"a file under content/<series>/{rules.folder}/"
         raise InputError(
-            label, "front matter.kind", f"a deck only in {where} (content/<series>/decks/NN-slug.md)", "kind deck"
+            label,
+            "front matter.kind",
+            f"a {kind} only in {where} (content/<series>/{rules.folder}/NN-slug.md)",
+            f"kind {kind}",
         )
-    check_keys(label, meta, DECK_KEYS if kind == "deck" else PAGE_KEYS, f"a {kind}")
+    check_keys(label, meta, (*PAGE_KEYS, *rules.front_matter), f"a {kind}")
     check_front_matter(label, meta)  # no typed number in what the page shows of it
     title = _meta_str(label, meta, "title", required=True)
     assert title is not None
@@ -143,10 +157,10 @@ def load_page(path: Path, root: Path, kinds: tuple[str, ...], front: FrontMatter
     order = meta.get("nav_order", 0)
     if not isinstance(order, int) or isinstance(order, bool):
         raise InputError(label, "front matter.nav_order", "an integer", describe(order))
-    return Page(path, label, url_of(path.relative_to(root)), title, kind, body, body_line, meta)
+    return Page(path, label, url_of(path.relative_to(root)), title, kind, body, body_line, meta, rules.meta_lines)
 
 
-def load_content(root: Path, kinds: tuple[str, ...], front: FrontMatter | None = None) -> list[Page]:
+def load_content(root: Path, kinds: Mapping[str, ContentRules], front: FrontMatter | None = None) -> list[Page]:
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
     links_stay_inside(root, "content", root.parent)

@@ -151,7 +151,7 @@ def check_directives(page: Page, tokens: list[Token], lines: list[str]) -> None:
 def check_typed(page: Page, tokens: list[Token], lines: list[str]) -> None:
     """No number typed in the prose: the first digit outside a figure that is not an allowed name is an error
     naming its line (site_builder/markdown/typed_numbers.py)."""
-    for typed, span in typed_in_tokens(tokens, skip_meta=page.kind == "deck"):
+    for typed, span in typed_in_tokens(tokens, skip_meta=page.meta_lines):
         raise typed_error(page.label, _line(page, lines, span, typed.word), typed)
 
 

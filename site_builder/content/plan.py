@@ -21,6 +21,10 @@ class Kind:
     root: str | None = None  # the fixed prefix of its links, when it is served at any depth (the 404 page)
     slides: bool = False  # its content is a deck's slides (site_builder/content/assemble.py makes its DeckInfo)
     glossary: bool = False  # it shows its series' glossary and decks (site_builder/content/assemble.py fills them)
+    # what it says about its content files (site_builder/content/pages.py ContentRules)
+    folder: str | None = None  # content/<series>/<folder>/ holds this kind's files, and only this kind's
+    front_matter: tuple[str, ...] = ()  # the front-matter keys it takes besides every page's
+    meta_lines: bool = False  # its body has "Key: value" lines the typed-number rule passes over
 
     def generated(self, files: dict[str, ResultsFile]) -> list[PlannedPage]:
         """The pages of this kind that the build makes itself (no content file)."""

@@ -18,4 +18,4 @@ from site_builder.kinds.page import PAGE
 from site_builder.kinds.results import RESULTS
 
 KINDS: dict[str, Kind] = {k.name: k for k in (HOME, PAGE, DECK, HUB, GLOSSARY, METHOD, RESULTS, FIGURES, NOTFOUND)}
-CONTENT_KINDS = tuple(k.name for k in KINDS.values() if k.from_content)
+CONTENT_KINDS = {name: k for name, k in KINDS.items() if k.from_content}

@@ -18,6 +18,9 @@ from site_builder.render.pages import Rendering
 @dataclass(frozen=True)
 class DeckKind(ContentKind):
     slides: bool = True
+    folder: str | None = "decks"  # content/<series>/decks/NN-slug.md
+    front_matter: tuple[str, ...] = ("deck", "summary")  # its number and its hub summary
+    meta_lines: bool = True  # a slide's Source: and Terms: lines
 
     def context(self, p: PlannedPage, r: Rendering) -> dict[str, Any]:
         assert p.parsed is not None

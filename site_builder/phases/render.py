@@ -36,9 +36,12 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
     t0 = time.perf_counter()
     renderer = _renderer(ctx, loaded, modeled, collected, tmp)
     with writing(f"--out {ctx.paths.out}"):
-        owns = _own_keys(ctx, modeled, collected, renderer)
+        from site_builder.cache import keys
+
         plan = collected.plan
-        theirs = _shared_out(plan, renderer, owns)
+        with keys.remembering():  # before any page is rendered: the objects the keys read do not change inside
+            owns = _own_keys(ctx, modeled, collected, renderer)
+            theirs = _shared_out(plan, renderer, owns)
         render_side: processes.Beside[Any] | None = None
         if theirs:  # half the pages to render are rendered in a forked process, writing into the same folder
             render_side = processes.Beside(lambda: renderer.render_part(theirs, owns))

@@ -138,7 +138,7 @@ class Models:
         if self._parse_code is None:  # the parser's source and the pinned inputs: once per build
             self._parse_code = results_cache.key_of(("site_builder.content.parse",), self.digests)
         h = hashlib.sha256(
-            f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0{page.body_line}\0".encode()
+            f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0{page.body_line}\0{page.meta_lines}\0".encode()
         )
         h.update(page.body.encode())
         key = h.hexdigest()
@@ -179,7 +179,7 @@ class Models:
         body = self.cache.read_bytes(name, key)
         got = _sections_of(body) if body is not None else None
         if got is not None:
-            rf.__dict__["sections"] = got  # what the cached property would compute
+            rf._sections = got  # what ResultsFile.sections would parse
             return
         doc = [[s.title, s.level, s.line, [[t.line, t.columns, t.rows] for t in s.tables]] for s in rf.sections]
         self.cache.write_bytes(name, key, json.dumps(doc, ensure_ascii=False).encode())

@@ -82,6 +82,12 @@ def _local(folder: str, url: str) -> str | None:
 def reads(site: Path, page: str) -> list[str]:
     """The files of ``site`` the deck page ``page`` (a site path ending in ``/``) loads, sorted: what its print reads
     besides the page itself."""
+    return _existing(site, _named(site, page)[0])
+
+
+def _named(site: Path, page: str) -> tuple[list[str], dict[str, str | None]]:
+    """Every site path the page names (its own tags, its chart-scripts block, what its stylesheets name in turn),
+    whether or not the file is there, and the stylesheets read for it with their digests (None: not there)."""
     folder = page
     html = (site / page / "index.html").read_text("utf-8")
     found = {_local(folder, u) for u in _RESOURCE.findall(html)}
@@ -89,19 +95,62 @@ def reads(site: Path, page: str) -> list[str]:
         listed = json.loads(block)
         found |= {_local(folder, u) for group in listed.values() for u in group}
     todo = [p for p in found if p is not None and p.endswith(".css")]
+    sheets: dict[str, str | None] = {}
     while todo:  # what the stylesheets name, in turn
         css = todo.pop()
         at = css.rsplit("/", 1)[0] + "/"
         path = site / css
         if not path.is_file():
+            sheets[css] = None
             continue
-        for a, b in _CSS_URL.findall(path.read_text("utf-8")):
+        data = path.read_bytes()
+        sheets[css] = hashlib.sha256(data).hexdigest()
+        for a, b in _CSS_URL.findall(data.decode("utf-8")):
             rel = _local(at, a or b)
             if rel is not None and rel not in found:
                 found.add(rel)
                 if rel.endswith(".css"):
                     todo.append(rel)
-    return sorted(p for p in found if p is not None and (site / p).is_file())
+    return sorted(p for p in found if p is not None), sheets
+
+
+def _existing(site: Path, named: list[str]) -> list[str]:
+    return [p for p in named if (site / p).is_file()]
+
+
+def _file_digest(site: Path, rel: str) -> str | None:
+    path = site / rel
+    return _digest(path) if path.is_file() else None
+
+
+def _reads_kept(store: results_cache.ResultsCache, site: Path, page: str, own: str, seen: dict[str, str]) -> list[str]:
+    """:func:`reads`, kept in the store under the page's digest with the stylesheets it read: a page whose bytes are
+    the same names the same files, and is read again only when one of those stylesheets changed (scanning a deck
+    page's HTML costs more than the rest of a build's print phase when every PDF is in the store)."""
+    name = results_cache.entry_name("pdf-reads", page)
+    kept = store.read(name, own)
+    if kept is not None:
+        try:
+            held = json.loads(kept)
+        except ValueError:
+            held = None
+        named = held.get("named") if isinstance(held, dict) else None
+        sheets = held.get("sheets") if isinstance(held, dict) else None
+        if isinstance(named, list) and all(isinstance(x, str) for x in named) and isinstance(sheets, dict):
+            now = {}
+            for css in sheets:
+                if css not in seen and (d := _file_digest(site, css)) is not None:
+                    seen[css] = d
+                now[css] = seen.get(css)
+            new_sheet = any(x.endswith(".css") and x not in sheets and (site / x).is_file() for x in named)
+            if now == sheets and not new_sheet:
+                return _existing(site, named)
+    named, read = _named(site, page)
+    for css, d in read.items():
+        if d is not None:
+            seen.setdefault(css, d)
+    store.write(name, own, json.dumps({"named": named, "sheets": read}, sort_keys=True))
+    return _existing(site, named)
 
 
 def _digest(path: Path) -> str:
@@ -133,13 +182,19 @@ def chromium_version(store: results_cache.ResultsCache) -> str:
 
 
 def deck_key(
-    site: Path, page: str, version: str, page_digest: str | None = None, seen: dict[str, str] | None = None
+    site: Path,
+    page: str,
+    version: str,
+    page_digest: str | None = None,
+    seen: dict[str, str] | None = None,
+    store: results_cache.ResultsCache | None = None,
 ) -> tuple[str, list[str]]:
     """A deck's PDF key (see the module's docstring) and the files besides the page that it covers; ``seen`` holds
-    the digests of files already read (site path -> SHA-256), which the decks share (the chart library, the CSS)."""
-    files = reads(site, page)
+    the digests of files already read (site path -> SHA-256), which the decks share (the chart library, the CSS);
+    with a ``store``, what the page reads is kept there by the page's digest (:func:`_reads_kept`)."""
     own = page_digest or _digest(site / page / "index.html")
     known = {} if seen is None else seen
+    files = reads(site, page) if store is None else _reads_kept(store, site, page, own, known)
     for rel in files:
         if rel not in known:
             known[rel] = _digest(site / rel)
@@ -166,7 +221,7 @@ def run(
     store = results_cache.ResultsCache(folder)
     version = chromium_version(store)
     seen: dict[str, str] = {}
-    keys = {page: deck_key(site, page, version, (digests or {}).get(page), seen) for page in sorted(decks)}
+    keys = {page: deck_key(site, page, version, (digests or {}).get(page), seen, store) for page in sorted(decks)}
     todo: list[str] = []
     for page, (key, _files) in keys.items():
         body = store.read_bytes(results_cache.entry_name(ENTRY, page), key)

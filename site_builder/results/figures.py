@@ -75,10 +75,26 @@ class ResultsFile:
             return self.read()
         return read_text(self.path, self.label, DATA_MAX_BYTES)
 
-    @cached_property
+    _sections: list[mdtables.MdSection] | None = field(default=None, init=False, repr=False, compare=False)
+    _headings: list[tuple[str, int]] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
     def sections(self) -> list[mdtables.MdSection]:
-        """Its sections and tables, parsed once per build."""
-        return mdtables.parse(self.text, self.label)
+        """Its sections and tables, parsed once per build (made from its text alone, so not part of a render key:
+        site_builder/cache/keys.py leaves private attributes out)."""
+        if self._sections is None:
+            self._sections = mdtables.parse(self.text, self.label)
+        return self._sections
+
+    @property
+    def headings(self) -> list[tuple[str, int]]:
+        """Its sections' titles and levels, as :attr:`sections` has them, without reading its tables (a deck's
+        Source: links need only these)."""
+        if self._sections is not None:
+            return [(x.title, x.level) for x in self._sections]
+        if self._headings is None:
+            self._headings = mdtables.headings(self.text)
+        return self._headings
 
 
 Row = tuple[object, str, str, str, tuple[str, ...], str, str]

@@ -118,7 +118,7 @@ def test_a_print_reading_a_file_its_key_does_not_cover_stops_the_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold: tuple[Path, dict[str, bytes], list[str]]
 ) -> None:
     box, cache = _box_with_store(tmp_path, cold)
-    monkeypatch.setattr(pdf_store, "reads", lambda site, page: [])  # a key that forgot the page's assets
+    monkeypatch.setattr(pdf_store, "_reads_kept", lambda *a: [])  # a key that forgot the page's assets
     with pytest.raises(BuildError, match=r"expected the print to read only files its cache key covers, found /assets/"):
         _build(box, cache)
 

@@ -9,6 +9,7 @@ import pytest
 from site_builder.content.pages import Page
 from site_builder.content.parse import check_typed, parse_page
 from site_builder.errors import InputError
+from site_builder.kinds import KINDS
 from site_builder.markdown.parser import make_markdown
 from site_builder.markdown.typed_numbers import check_front_matter, front_matter_text, typed_in, typed_in_tokens
 
@@ -85,11 +86,13 @@ def test_the_error_names_the_line() -> None:
 
 
 def test_a_decks_terms_and_source_lines_are_not_prose() -> None:
-    deck = Page(
-        Path("d.md"), "content/d.md", "d/", "D", "deck", "## A {#a}\n\nWords.\n\nTerms: d2nn\nSource: analysis §2\n", 5
-    )
+    body = "## A {#a}\n\nWords.\n\nTerms: d2nn\nSource: analysis §2\n"
+    deck = Page(Path("d.md"), "content/d.md", "d/", "D", "deck", body, 5, meta_lines=KINDS["deck"].meta_lines)
     tokens = make_markdown().parse(deck.body, {})
     check_typed(deck, tokens, deck.body.splitlines())
+    page = Page(Path("p.md"), "content/p.md", "p/", "P", "page", body, 5, meta_lines=KINDS["page"].meta_lines)
+    with pytest.raises(InputError, match="d2nn"):  # on a page of a kind without such lines, they are prose
+        check_typed(page, tokens, page.body.splitlines())
 
 
 NOT_PROSE = {
