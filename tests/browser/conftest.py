@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
 import threading
@@ -29,9 +30,24 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("browser") / "site"
-    build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
+def site_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The site, built once for the whole run: under pytest-xdist the first worker to get here builds it into the
+    run's shared temporary folder while the others wait on a lock, then every worker serves the same files (no
+    test writes into them)."""
+    if worker_id == "master":  # one process: its own folder
+        out = tmp_path_factory.mktemp("browser") / "site"
+        build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
+        return out
+    shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above every worker's own
+    out, done = shared / "browser-site", shared / "browser-site.done"
+    with open(shared / "browser-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.exists():
+                build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
+                done.touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     return out
 
 
