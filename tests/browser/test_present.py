@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.conftest import PROJECT
+
 pytestmark = pytest.mark.browser
 
 # Text outside the slide (in slide pixels) and text smaller than 16 px (the source line 14 px) on the slide
@@ -64,24 +66,32 @@ def current(page) -> str | None:
     return page.evaluate("() => window.SiteDeck.current()")
 
 
-def test_every_slide_opened_by_its_link_is_whole_and_legible(browser, server, decks):
+# the decks as their content files name them, one test each (so pytest-xdist shares them between its workers)
+DECK_URLS = sorted(f"{p.parent.parent.name}/decks/{p.stem}/" for p in (PROJECT / "content").glob("*/decks/*.md"))
+
+
+def test_the_decks_opened_by_link_are_the_built_decks(decks):
+    assert DECK_URLS == sorted(decks)
+
+
+@pytest.mark.parametrize("deck", DECK_URLS)
+def test_every_slide_opened_by_its_link_is_whole_and_legible(browser, server, deck):
     """Each slide loaded fresh from its own link. What is measured (text inside the slide, type sizes) does not
     depend on the colour scheme, so this runs in one; every slide is measured in both schemes by the stepping test
     below, which reaches it with the keyboard."""
     page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme="light")
     bad, seen = [], 0
-    for deck in decks:
-        page.goto(server + deck)
-        ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
-        for sid in ids:
-            open_slide(page, server + deck + f"?present#{sid}")
-            assert current(page) == sid
-            r = page.evaluate(MEASURE)
-            seen += 1
-            if r["over"] or r["small"]:
-                bad.append(f"/{deck}#{sid}: {r['over']} px outside, small text {r['small']}")
+    page.goto(server + deck)
+    ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
+    for sid in ids:
+        open_slide(page, server + deck + f"?present#{sid}")
+        assert current(page) == sid
+        r = page.evaluate(MEASURE)
+        seen += 1
+        if r["over"] or r["small"]:
+            bad.append(f"/{deck}#{sid}: {r['over']} px outside, small text {r['small']}")
     page.close()
-    assert seen > 50
+    assert seen == len(ids) > 0, f"{deck}: no slide"
     assert bad == [], f"{len(bad)} of {seen} slides:\n" + "\n".join(bad)
 
 
