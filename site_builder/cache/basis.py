@@ -65,19 +65,19 @@ def _doc(b: Basis) -> dict[str, Any]:
     return {"format": FORMAT, **{name: encode(getattr(b, name)) for name, encode in _ENCODE.items()}}
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def to_json(b: Basis) -> str:
-    return json.dumps(_doc(b), ensure_ascii=False, separators=(",", ":"))
+    return _json(_doc(b))
 
 
 def _same(a: Basis, b: Basis) -> bool:
     """Whether ``a`` and ``b`` give the same JSON text: each field is the same object (as after a one-page edit,
     where the figures and digests are the basis's own) or gives the same text."""
-
-    def text(v: Any, encode: Callable[[Any], Any]) -> str:
-        return json.dumps(encode(v), ensure_ascii=False, separators=(",", ":"))
-
     return all(
-        (x := getattr(a, name)) is (y := getattr(b, name)) or text(x, encode) == text(y, encode)
+        (x := getattr(a, name)) is (y := getattr(b, name)) or _json(encode(x)) == _json(encode(y))
         for name, encode in _ENCODE.items()
     )
 
