@@ -14,7 +14,11 @@
   const button = document.querySelector("[data-present]");
   if (!frame || !slides || !button) return;
   const params = new URLSearchParams(location.search);
-  const receiver = params.has("receiver"); // a preview inside the speaker view
+  // A preview inside the speaker view: its URL is the notes plugin's (?receiver, #/h/v for the slide). Only the
+  // current-slide preview reports its slide changes (postMessageEvents=true); the next-slide preview, moved one
+  // slide on by the view, must not, or the view would hand that move to the deck and walk it to its end.
+  const receiver = params.has("receiver");
+  const reports = receiver && params.get("postMessageEvents") === "true";
   let deck = null;
   let overlay = null;
   let speaker = null;
@@ -26,7 +30,12 @@
     const i = sections().findIndex(function (s) { return s.id === id; });
     return i < 0 ? 0 : i;
   }
-  function hashId() { return decodeURIComponent(location.hash.slice(1)); }
+  function hashId() {
+    const h = decodeURIComponent(location.hash.slice(1));
+    const m = receiver ? /^\/(\d+)/.exec(h) : null; // a preview's #/h/v
+    if (m) { const s = sections()[Number(m[1])]; return s ? s.id : ""; }
+    return h;
+  }
 
   function presentURL(id) { return location.pathname + "?present#" + encodeURIComponent(id); }
   function articleURL(id) { return location.pathname + (id ? "#" + encodeURIComponent(id) : ""); }
@@ -67,9 +76,23 @@
     leave();
   }
 
+  // S opens the speaker view (this page's, not the plugin's own: see the top of this file).
+  function bindSpeakerKey() {
+    deck.removeKeyBinding(83);
+    deck.addKeyBinding({ keyCode: 83, key: "S", description: "Speaker view: current and next slide, notes, timer" }, openSpeakerView);
+  }
+
+  let views = 0; // speaker windows this page has opened
   function openSpeakerView() {
     if (!deck) return;
     if (speaker && !speaker.closed) { speaker.focus(); return; }
+    // The notes plugin serves the first view that reaches it and no later one, so a view opened again after its
+    // window was closed gets an instance of the plugin of its own (which binds S to itself: S is bound again).
+    if (speaker) {
+      deck.registerPlugin("notes-" + views, RevealNotes());
+      bindSpeakerKey();
+    }
+    views += 1;
     speaker = window.open(slides.getAttribute("data-speaker"), "reveal.js - Notes", "width=1100,height=700");
     if (!speaker) return;
     // The plugin's own handshake, started from here: "connect" until the view answers; from its first
@@ -79,13 +102,19 @@
       if (!speaker || speaker.closed || !deck) { clearInterval(timer); return; }
       speaker.postMessage(JSON.stringify({ namespace: "reveal-notes", type: "connect", state: deck.getState(), url: url }), "*");
     }, 500);
+    // The plugin takes the view on at its first heartbeat, a second after the view connected; the view's first
+    // calls on the deck (its timer's) come before that, and are answered here as the plugin answers them.
+    const view = speaker;
     window.addEventListener("message", function answered(e) {
-      if (e.source !== speaker) return;
+      if (e.source !== view) return;
       let data = null;
       try { data = JSON.parse(e.data); } catch (err) { return; }
-      if (data && data.namespace === "reveal-notes" && (data.type === "connected" || data.type === "heartbeat")) {
-        clearInterval(timer);
-        window.removeEventListener("message", answered);
+      if (!data || data.namespace !== "reveal-notes") return;
+      if (data.type === "connected") clearInterval(timer);
+      else if (data.type === "heartbeat") { clearInterval(timer); window.removeEventListener("message", answered); }
+      else if (data.type === "call" && deck && typeof deck[data.methodName] === "function") {
+        const result = deck[data.methodName].apply(deck, data.arguments || []);
+        view.postMessage(JSON.stringify({ namespace: "reveal-notes", type: "return", result: result, callId: data.callId }), "*");
       }
     });
   }
@@ -183,17 +212,14 @@
       hash: false, history: false, transition: "none", backgroundTransition: "none",
       controls: true, controlsTutorial: false, progress: true, slideNumber: "c/t", showSlideNumber: "all",
       overview: true, help: true, pause: false, touch: true, keyboard: true, scrollActivationWidth: null,
-      postMessage: true, postMessageEvents: receiver, plugins: plugins,
+      postMessage: true, postMessageEvents: reports, plugins: plugins,
       keyboardCondition: function (e) { return !inControl(e.target); },
     });
     deck.initialize().then(function () {
       // reveal's own key list, with this page's meanings for Escape and S
       deck.removeKeyBinding(27);
       deck.addKeyBinding({ keyCode: 27, key: "Esc", description: "Close the overview, help or a card; else leave the presentation" }, onEscape);
-      if (plugins.length) {
-        deck.removeKeyBinding(83);
-        deck.addKeyBinding({ keyCode: 83, key: "S", description: "Speaker view: current and next slide, notes, timer" }, openSpeakerView);
-      }
+      if (plugins.length) bindSpeakerKey();
       restoring = true;
       deck.slide(indexOf(startId || hashId()));
       restoring = false;
@@ -203,7 +229,7 @@
       if (!params.has("present") && !receiver) writeURL(presentURL(first.id));
       else if (!receiver) history.replaceState({ deck: true }, "", presentURL(first.id));
       shown(first);
-      reveal.focus();
+      if (!receiver) reveal.focus(); // a preview takes no focus: the view hands its keys to the current one
     });
   }
 
