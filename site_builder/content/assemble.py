@@ -42,6 +42,22 @@ class DeckInfo:
         """Site path of the deck's PDF (written by the build's print phase, site_builder/printing/store.py)."""
         return self.page.url.rstrip("/") + ".pdf"
 
+    def listing(self) -> DeckListing:
+        return DeckListing(self.label, self.page.url, self.page.title, self.summary, self.pdf, len(self.slides) + 1)
+
+
+@dataclass(frozen=True)
+class DeckListing:
+    """What a series hub lists of a deck (templates/hub.html): its hub holds these and not the deck's slides, so
+    an edit of a slide's text leaves the hub's key as it was."""
+
+    label: str  # "FOptTrn 01"
+    url: str
+    title: str
+    summary: str
+    pdf: str
+    slides: int  # with the title slide
+
 
 def _numbered(title: str, number: str) -> bool:
     """Whether a heading is section ``number`` ("3.2 Title", "3.2. Title"): the number, then a dot or a space."""
@@ -143,6 +159,20 @@ def source_links(info: DeckInfo, root: str) -> dict[int, list[SourceLink]]:
     return {i: [SourceLink(link.text, root + link.url) for link in links] for i, links in info.sources.items()}
 
 
+@dataclass(frozen=True)
+class TermLink:
+    """What a page's Markdown shows of a glossary term (site_builder/markdown/terms.py): its title, its short
+    definition and the link to its entry, from a page of each series (None: a page of no series). A page's render
+    reads these and no more of the glossary, so an edit elsewhere in an entry or a deck leaves the page's key."""
+
+    title: str
+    short: str
+    hrefs: tuple[tuple[str | None, str], ...]
+
+    def href(self, series: str | None) -> str:
+        return dict(self.hrefs)[series if series in SERIES else None]
+
+
 @dataclass
 class SeriesData:
     """What the collect phase learned about decks and glossaries, for the renderer."""
@@ -164,6 +194,13 @@ class SeriesData:
 
         return href
 
+    def term_links(self) -> dict[str, TermLink]:
+        hrefs = {series: self.term_href(series) for series in (*SERIES, None)}
+        return {
+            key: TermLink(t.title, t.short, tuple((series, h(key)) for series, h in hrefs.items()))
+            for key, t in self.terms.items()
+        }
+
 
 def collect_series(
     plan: list[PlannedPage],
@@ -182,7 +219,7 @@ def collect_series(
     for p in plan:
         if p.kind.glossary and p.series:
             p.extra["glossary"] = glossary_context(p.series, terms)
-            p.extra["decks"] = [d for d in decks if d.page.series == p.series]
+            p.extra["decks"] = [d.listing() for d in decks if d.page.series == p.series]
             for t in terms.values():
                 if p.series in t.groups:
                     for key in figs[t.key]:

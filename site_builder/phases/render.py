@@ -73,7 +73,7 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
     renderer = PageRenderer(
         collected.env, collected.md, tmp, modeled.registry, nav, SITE_TITLE, collected.explorer_data
     )
-    renderer.series = collected.series
+    renderer.term_links = collected.series.term_links()
     renderer.figures_digest = collected.figures_digest
     renderer.titles = {p.url: p.title for p in plan if p.kind.listed}
     renderer.series_titles = {k: s.title for k, s in SERIES.items()}

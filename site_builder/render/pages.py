@@ -106,7 +106,7 @@ class PageRenderer:
     registry = Shared(_registry_digest)
     nav = Shared()
     site_title = Shared()
-    series = Shared()  # decks and glossaries, from the collect phase (SeriesData)
+    term_links = Shared()  # glossary key -> what a page shows of the term (content/assemble.py TermLink)
     titles = Shared()  # page URL -> title, every page of the site (the figure index names them)
     series_titles = Shared()
     files = Shared()  # the results files (the figure index groups by them)
@@ -131,7 +131,7 @@ class PageRenderer:
         self.registry = registry
         self.nav = nav
         self.site_title = site_title
-        self.series = None
+        self.term_links = None
         self.titles = {}
         self.series_titles = {}
         self.files = {}
@@ -298,9 +298,10 @@ class PageRenderer:
 
     def markdown_env(self, p: PlannedPage, root: str) -> dict[str, Any]:
         env: dict[str, Any] = {"registry": self.registry, "page": p.url, "root": root}
-        if self.series is not None:
-            env["terms"] = self.series.terms
-            env["term_href"] = self.series.term_href(p.series)
+        links = self.term_links
+        if links is not None:
+            env["terms"] = links
+            env["term_href"] = lambda key: links[key].href(p.series)
         return env
 
     def _write(self, p: PlannedPage, root: str, ctx: dict[str, Any]) -> None:

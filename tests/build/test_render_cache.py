@@ -62,7 +62,12 @@ def test_an_edit_to_one_page_renders_that_page_only(box: Sandbox, capsys: pytest
 
 @pytest.mark.parametrize(
     "what",
-    ["a page title (every page's navigation)", "a glossary entry", "a figure used on a page", "a template"],
+    [
+        "a page title (every page's navigation)",
+        "a glossary entry's short definition (every page linking the term)",
+        "a figure used on a page",
+        "a template",
+    ],
 )
 def test_a_change_other_pages_see_renders_them_again(
     box: Sandbox, capsys: pytest.CaptureFixture[str], what: str
@@ -72,8 +77,8 @@ def test_a_change_other_pages_see_renders_them_again(
         box.content(
             "content/cit/optics.md", lambda t: re.sub(r"^nav: .*$", "nav: Optics, investigated", t, count=1, flags=re.M)
         )
-    elif what == "a glossary entry":
-        box.content("content/glossary/enob.md", lambda t: t + "\nOne more line about ENOB.\n")
+    elif what.startswith("a glossary entry"):
+        box.content("content/glossary/enob.md", lambda t: t.replace("short: The bit depth", "short: The depth", 1))
     elif what == "a figure used on a page":
         box.content(
             "content/cit/optics.md", lambda t: t + "\nThe analysis puts the demo share at :fig[ana.demo.share].\n"
@@ -82,6 +87,32 @@ def test_a_change_other_pages_see_renders_them_again(
         box.content("templates/base.html", lambda t: t.replace("</body>", "<!-- changed --></body>", 1))
     log = build(box, capsys)
     assert reused(log) < 12, log
+    same_as_uncached(box, capsys)
+
+
+@pytest.mark.parametrize(
+    ("what", "path", "seen_on"),
+    [
+        # a term's entry text is shown on the glossary that lists it; other pages show its title and short definition
+        ("a glossary entry's text", "content/glossary/enob.md", ["cit/glossary/index.html"]),
+        # a slide's text is shown on its deck; the hub lists the deck's title, summary and slide count
+        (
+            "a deck's last slide",
+            "content/fopttrn/decks/01-transforms-in-training.md",
+            ["fopttrn/decks/01-transforms-in-training/index.html"],
+        ),
+    ],
+)
+def test_a_change_no_other_page_shows_renders_only_the_pages_showing_it(
+    box: Sandbox, capsys: pytest.CaptureFixture[str], what: str, path: str, seen_on: list[str]
+) -> None:
+    build(box, capsys)
+    box.content(path, lambda t: t + "\nOne more line, of letters only.\n")
+    log = build(box, capsys)
+    pages = int(re.search(r"^render .* (\d+) pages", log, re.M).group(1))  # type: ignore[union-attr]
+    assert reused(log) == pages - len(seen_on), log
+    for page in seen_on:
+        assert "One more line, of letters only." in (box.out / page).read_text("utf-8")
     same_as_uncached(box, capsys)
 
 
