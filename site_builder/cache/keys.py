@@ -85,6 +85,7 @@ def _lazy(cls: type) -> tuple[str, ...]:
 
 
 _memo: dict[int, tuple[Any, list[str], frozenset[int]]] | None = None  # inside remembering()
+_PLAIN = frozenset({str, int, bool, float})  # what json writes as itself (a float as its repr, as fingerprint does)
 
 
 @contextmanager
@@ -136,7 +137,14 @@ def _text(value: Any) -> str:
             if kept is not None and kept[0] is v and not any(a in kept[2] for a in inside):
                 frames[-1][1].update(kept[2])
                 return kept[1]
-        held = [[k, x] for k, x in v.items()] if isinstance(v, Mapping) else _public(v)
+        if isinstance(v, Mapping):
+            held: Any = [[k, x] for k, x in v.items()]
+        else:
+            held = _public(v)
+            if all(x is None or type(x) in _PLAIN for x in held.values()):
+                # text, numbers and flags only (a source link, a reference): written out whole, with no digest
+                # of its own, since nothing inside it can lead back to an object
+                return [name, held]
         depth = inside[id(v)] = len(inside)
         frames.append(([depth], {id(v)}))
         try:
