@@ -336,6 +336,9 @@ def test_speaker_view_is_a_page_of_the_site_with_notes_and_next_slide(browser, s
     assert view.url.endswith("assets/vendor/reveal/speaker.html")
     wait_synced(view, page, sid, ids[at + 1])
     assert view.locator(".speaker-controls-time .timer").is_visible()
+    # the next-slide preview starts its slide below the view's "Upcoming" label; the current one does not move
+    placed = "sel => document.querySelector(sel + ' iframe').contentDocument.documentElement.classList.contains('deck-upcoming')"
+    assert view.evaluate(placed, "#upcoming-slide") and not view.evaluate(placed, "#current-slide")
     # the timer runs and the clock shows the time (both wait on the view's first calls on the deck)
     view.wait_for_function(
         "() => document.querySelector('.speaker-controls-time .seconds-value').textContent !== ':00'"

@@ -19,6 +19,8 @@
   // slide on by the view, must not, or the view would hand that move to the deck and walk it to its end.
   const receiver = params.has("receiver");
   const reports = receiver && params.get("postMessageEvents") === "true";
+  // the next-slide preview: the view's "Upcoming" label sits over its top left corner (deck.css moves it down)
+  if (receiver && !reports) document.documentElement.classList.add("deck-upcoming");
   let deck = null;
   let overlay = null;
   let speaker = null;
