@@ -206,11 +206,14 @@ Refs = list[tuple[str, str]]
 
 
 def _pairs(value: object) -> Refs:
-    if not isinstance(value, list) or not all(
-        isinstance(x, list) and len(x) == 2 and all(isinstance(y, str) for y in x) for x in value
-    ):
+    if type(value) is not list:
         raise ValueError("not a list of pairs of strings")
-    return [(a, b) for a, b in value]
+    out: Refs = []
+    for x in value:
+        if type(x) is not list or len(x) != 2 or type(x[0]) is not str or type(x[1]) is not str:
+            raise ValueError("not a list of pairs of strings")
+        out.append((x[0], x[1]))
+    return out
 
 
 def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:
