@@ -22,14 +22,9 @@ PUBLISHED_SECTIONS = {"analysis": "7.", "simulation": "11."}
 
 def figures_shown(registry: Registry, files: dict[str, ResultsFile]) -> list[dict[str, Any]]:
     """Per results file, its figures and how many of them a page shows (the part of the records pages change)."""
-    counts = {label: [0, 0] for label in files}
-    for key in registry.figures:
-        c = counts.get(registry.file_of(key))
-        if c is not None:
-            c[0] += 1
-            c[1] += 1 if registry.used_on.get(key) else 0
+    counts = registry.counts_by_file()
     return [
-        {"file": label, "page": rf.page, "figures": counts[label][0], "shown": counts[label][1]}
+        {"file": label, "page": rf.page, "figures": counts.get(label, (0, 0))[0], "shown": counts.get(label, (0, 0))[1]}
         for label, rf in files.items()
     ]
 

@@ -140,12 +140,26 @@ class Figures(Mapping[str, Figure]):
 class Registry:
     figures: Mapping[str, Figure] = field(default_factory=dict)  # a dict while built, or Figures from the basis
     used_on: dict[str, set[str]] = field(default_factory=dict)
+    # per results file: its figures and how many of them a page uses, as counted since the last add or use
+    _counts: dict[str, tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
     def add(self, fig: Figure) -> None:
         if fig.key in self.figures:
             raise BuildError(f"figure registry: key {fig.key!r} registered twice")
         assert isinstance(self.figures, dict), "figures are added while the registry is built"
         self.figures[fig.key] = fig
+        self._counts = None
+
+    def counts_by_file(self) -> dict[str, tuple[int, int]]:
+        """Per results file, how many figures it holds and how many of them a page shows."""
+        if self._counts is None:
+            counts: dict[str, list[int]] = {}
+            for key in self.figures:
+                c = counts.setdefault(self.file_of(key), [0, 0])
+                c[0] += 1
+                c[1] += 1 if self.used_on.get(key) else 0
+            self._counts = {f: (a, b) for f, (a, b) in counts.items()}
+        return self._counts
 
     def file_of(self, key: str) -> str:
         """The results file of a figure (without making it, when it is not made yet)."""
@@ -160,6 +174,7 @@ class Registry:
         """Record that ``page`` shows the figure (the collect phase calls this for every reference)."""
         fig = self.figures[key]
         self.used_on.setdefault(key, set()).add(page)
+        self._counts = None
         return fig
 
     def check_cells(self, files: dict[str, ResultsFile]) -> int:
