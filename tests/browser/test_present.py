@@ -363,6 +363,19 @@ def test_speaker_view_is_a_page_of_the_site_with_notes_and_next_slide(browser, s
     view = open_speaker_view(context, page, errors)
     wait_synced(view, page, sid, ids[at + 1])
     assert current(page) == sid
+    # the presentation left and begun again (a new reveal.js deck): a view closed and opened again is served
+    view.close()
+    page.bring_to_front()
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !window.SiteDeck.deck()")
+    page.click("[data-present]")
+    page.wait_for_selector(".deck-present-overlay .reveal.ready")
+    page.wait_for_function("id => window.SiteDeck.current() === id", arg=sid)
+    view = open_speaker_view(context, page, errors)
+    wait_synced(view, page, sid, ids[at + 1])
+    view.bring_to_front()
+    view.keyboard.press("ArrowRight")
+    page.wait_for_function("id => window.SiteDeck.current() === id", arg=ids[at + 1], timeout=20_000)
     context.close()
     assert errors == []
 

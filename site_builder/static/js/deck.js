@@ -85,15 +85,18 @@
   }
 
   let views = 0; // speaker windows this page has opened
+  let served = null; // the presentation whose notes plugin serves a view already (it serves no other)
   function openSpeakerView() {
     if (!deck) return;
     if (speaker && !speaker.closed) { speaker.focus(); return; }
     // The notes plugin serves the first view that reaches it and no later one, so a view opened again after its
     // window was closed gets an instance of the plugin of its own (which binds S to itself: S is bound again).
-    if (speaker) {
+    // A presentation begun again since has a plugin of its own that serves no view yet.
+    if (served === deck) {
       deck.registerPlugin("notes-" + views, RevealNotes());
       bindSpeakerKey();
     }
+    served = deck;
     views += 1;
     speaker = window.open(slides.getAttribute("data-speaker"), "reveal.js - Notes", "width=1100,height=700");
     if (!speaker) return;
