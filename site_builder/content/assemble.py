@@ -167,10 +167,10 @@ class TermLink:
 
     title: str
     short: str
-    hrefs: tuple[tuple[str | None, str], ...]
+    hrefs: dict[str | None, str]  # a page's series (SERIES' keys, or None) -> the entry's site path
 
     def href(self, series: str | None) -> str:
-        return dict(self.hrefs)[series if series in SERIES else None]
+        return self.hrefs[series]
 
 
 @dataclass
@@ -197,7 +197,7 @@ class SeriesData:
     def term_links(self) -> dict[str, TermLink]:
         hrefs = {series: self.term_href(series) for series in (*SERIES, None)}
         return {
-            key: TermLink(t.title, t.short, tuple((series, h(key)) for series, h in hrefs.items()))
+            key: TermLink(t.title, t.short, {series: h(key) for series, h in hrefs.items()})
             for key, t in self.terms.items()
         }
 

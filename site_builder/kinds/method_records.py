@@ -23,10 +23,11 @@ PUBLISHED_SECTIONS = {"analysis": "7.", "simulation": "11."}
 def figures_shown(registry: Registry, files: dict[str, ResultsFile]) -> list[dict[str, Any]]:
     """Per results file, its figures and how many of them a page shows (the part of the records pages change)."""
     counts = registry.counts_by_file()
-    return [
-        {"file": label, "page": rf.page, "figures": counts.get(label, (0, 0))[0], "shown": counts.get(label, (0, 0))[1]}
-        for label, rf in files.items()
-    ]
+    rows = []
+    for label, rf in files.items():
+        figures, shown = counts.get(label, (0, 0))
+        rows.append({"file": label, "page": rf.page, "figures": figures, "shown": shown})
+    return rows
 
 
 def fixed_records(

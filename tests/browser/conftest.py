@@ -34,17 +34,20 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
     """The site, built once for the whole run: under pytest-xdist the first worker to get here builds it into the
     run's shared temporary folder while the others wait on a lock, then every worker serves the same files (no
     test writes into them)."""
-    if worker_id == "master":  # one process: its own folder
-        out = tmp_path_factory.mktemp("browser") / "site"
+
+    def build_into(out: Path) -> Path:
         build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
         return out
+
+    if worker_id == "master":  # one process: its own folder
+        return build_into(tmp_path_factory.mktemp("browser") / "site")
     shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above every worker's own
     out, done = shared / "browser-site", shared / "browser-site.done"
     with open(shared / "browser-site.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not done.exists():
-                build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
+                build_into(out)
                 done.touch()
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
