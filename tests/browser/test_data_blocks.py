@@ -25,7 +25,8 @@ def test_a_title_with_comment_and_script_openers_stays_data(tmp_path: Path, brow
     lines = [f"title: '{HOSTILE}'" if line.startswith("title:") else line for line in lines]
     optics.write_text("\n".join(lines) + "\n", "utf-8")
     site = tmp_path / "site"
-    build(Options(project=project, out=site, vendor=VENDOR, reference=REFERENCE, use_cache=False), log=lambda _: None)
+    opts = Options(project=project, out=site, vendor=VENDOR, reference=REFERENCE, use_cache=False, print_decks=False)
+    build(opts, log=lambda _: None)  # the figure index is what is read here: no deck PDFs printed
     html = (site / "figures" / "index.html").read_text("utf-8")
     block = html.split('id="figure-pages">', 1)[1].split("</script>", 1)[0]
     assert "<" not in block and "\\u003c!--\\u003cscript" in block
