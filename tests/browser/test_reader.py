@@ -155,11 +155,12 @@ def check_card(page, fig) -> None:  # type: ignore[no-untyped-def]
     assert fig.get_attribute("aria-describedby") == "fig-card"
 
 
-def test_number_cards_open_on_hover_and_focus_inside_the_viewport(browser, server, every_page):
+@pytest.mark.parametrize("part", range(2))  # every other page, so pytest-xdist gives the halves to two workers
+def test_number_cards_open_on_hover_and_focus_inside_the_viewport(browser, server, every_page, part):
     width, height = 1024, 700
     page = browser.new_page(viewport={"width": width, "height": height})
     opened = 0
-    for path in every_page:
+    for path in every_page[part::2]:
         page.goto(server + path)
         settle(page)  # the figure index's rows are in (the figures sampled must stay in the page)
         for fig in sample(page):
@@ -177,7 +178,7 @@ def test_number_cards_open_on_hover_and_focus_inside_the_viewport(browser, serve
             assert not page.locator(CARD).is_visible()
             opened += 1
     page.close()
-    assert opened > 20
+    assert opened > 10
 
 
 @pytest.mark.parametrize("width", WIDTHS)
