@@ -116,27 +116,24 @@ def test_tables_scroll_inside_a_focusable_labelled_region(browser, server, every
 # ------------------------------------------------------------------------------------------------ number cards
 
 
-# Playwright's own test of a visible element (a box of some size, not visibility: hidden), run once in the page
-VISIBLE_FIGS = (
-    "() => Array.from(document.querySelectorAll('main a.fig')).filter(e => {"
-    " const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0"
-    " && getComputedStyle(e).visibility !== 'hidden'; })"
-)
+# Marks up to n of the page's visible figures (visible as Playwright's :visible has it: a box of some size, not
+# visibility: hidden), spread over the page: the first, the last and some between; returns how many it marked
+MARK_SAMPLE = """n => {
+  const figs = Array.from(document.querySelectorAll('main a.fig')).filter(e => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+  });
+  const picks = new Set(Array.from({length: Math.min(n, figs.length)},
+    (_, i) => Math.round(i * (figs.length - 1) / Math.max(1, n - 1))));
+  [...picks].forEach((k, j) => figs[k].setAttribute('data-probe', j));
+  return picks.size;
+}"""
 
 
 def sample(page, n: int = 4) -> list:  # type: ignore[no-untyped-def]
-    """Up to ``n`` of the page's visible figures, spread over it (the first, the last and some between), as
-    locators of their own: each is marked once in the page, so an action on it does not look through every figure
-    of the page again (the figure index has 2,323)."""
-    count = page.evaluate(
-        f"n => {{ const figs = ({VISIBLE_FIGS})(); if (!figs.length) return 0;"
-        " const picks = new Set(Array.from({length: Math.min(n, figs.length)},"
-        " (_, i) => Math.round(i * (figs.length - 1) / Math.max(1, n - 1))));"
-        " Array.from(picks).sort((a, b) => a - b).forEach((k, j) => figs[k].setAttribute('data-probe', j));"
-        " return picks.size; }",
-        n,
-    )
-    return [page.locator(f'main a.fig[data-probe="{j}"]') for j in range(count)]
+    """Up to ``n`` of the page's visible figures as locators of their own: each is marked once in the page, so an
+    action on it does not look through every figure of the page again (the figure index has 2,323)."""
+    return [page.locator(f'main a.fig[data-probe="{j}"]') for j in range(page.evaluate(MARK_SAMPLE, n))]
 
 
 def card_inside(page, width: int, height: int) -> None:  # type: ignore[no-untyped-def]
