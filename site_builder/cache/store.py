@@ -25,6 +25,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 LIBRARIES = ("numpy",)  # the models compute with it (SimPy runs only in the tests, as the engine's reference)
 FORMAT = "site-builder-cache 1"
 KEEP = 4  # entries kept per model
+_ENTRY_KEY = re.compile(r"[0-9a-f]{32}")  # the key part of an entry's file name
 
 
 def _module_file(name: str) -> Path | None:
@@ -217,6 +218,7 @@ class ResultsCache:
         self.folder = folder
         self.hits: list[str] = []
         self.misses: list[str] = []
+        self._listing: dict[str, set[str]] | None = None  # entry name -> its files in the folder (see _siblings)
 
     def _path(self, name: str, key: str) -> Path:
         assert self.folder is not None
@@ -259,13 +261,32 @@ class ResultsCache:
             tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
             tmp.write_bytes(f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
             tmp.replace(path)
-            own = re.compile(re.escape(name) + r"\.[0-9a-f]{32}")  # only entries this cache wrote
-            others = [p for p in self.folder.glob(f"{name}.*") if p != path and own.fullmatch(p.name) and p.is_file()]
-            others.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
-            for old in others[KEEP - 1 :]:  # a few entries per model (switching branches back and forth)
-                old.unlink(missing_ok=True)
+            files = self._siblings(name)
+            files.add(path.name)
+            others = []
+            for other in files - {path.name}:
+                with contextlib.suppress(FileNotFoundError):
+                    others.append((os.stat(self.folder / other).st_mtime_ns, other))
+            others.sort(reverse=True)
+            for _, old in others[KEEP - 1 :]:  # a few entries per model (switching branches back and forth)
+                (self.folder / old).unlink(missing_ok=True)
+                files.discard(old)
         except OSError:
             pass  # a cache that cannot be written only costs time next build
+
+    def _siblings(self, name: str) -> set[str]:
+        """The files of the folder that are entries of ``name`` (``<name>.<32 hex digits>``, only entries this cache
+        writes), from one listing of the folder per cache object: looking for each entry's siblings afresh (a glob
+        per write) made writing N entries cost N listings of a folder of N entries."""
+        assert self.folder is not None
+        if self._listing is None:
+            self._listing = {}
+            with os.scandir(self.folder) as found:
+                for f in found:
+                    stem, dot, key = f.name.rpartition(".")
+                    if dot and _ENTRY_KEY.fullmatch(key) and f.is_file(follow_symlinks=False):
+                        self._listing.setdefault(stem, set()).add(f.name)
+        return self._listing.setdefault(name, set())
 
     def get_or_compute(self, name: str, key: str, compute: Callable[[], str]) -> str:
         text = self.read(name, key)

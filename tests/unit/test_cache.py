@@ -82,6 +82,27 @@ def test_entries_round_trip_and_damage_is_detected(tmp_path: Path) -> None:
     assert len([p for p in tmp_path.glob("m.*") if p.name != f"m.{'k' * 32}"]) == cache.KEEP
 
 
+def test_entries_a_new_cache_object_writes_prune_the_older_ones_on_disk_and_nothing_else(tmp_path: Path) -> None:
+    import os
+
+    old = [tmp_path / f"m.{d * 32}" for d in "0123456"]  # left by earlier builds, oldest first
+    for i, path in enumerate(old):
+        path.write_text("entry")
+        os.utime(path, ns=(10**9 * (i + 1), 10**9 * (i + 1)))
+    others = [tmp_path / "m.txt", tmp_path / "mm.{}".format("e" * 32), tmp_path / "m.notes"]
+    for path in others:
+        path.write_text("not an entry of m")
+    c = cache.ResultsCache(tmp_path)  # one listing of the folder, then each write prunes m's oldest entries
+    c.write("m", "f" * 64, "new")
+    assert sorted(p.name for p in tmp_path.glob("m.*") if p not in others) == sorted(
+        [f"m.{'f' * 32}", *(p.name for p in old[-(cache.KEEP - 1) :])]
+    )
+    c.write("m", "9" * 64, "newer")  # the entry written before is known to the listing: pruned in its turn
+    assert len([p for p in tmp_path.glob("m.*") if p not in others]) == cache.KEEP
+    assert (tmp_path / f"m.{'f' * 32}").exists() and (tmp_path / f"m.{'9' * 32}").exists()
+    assert all(p.read_text() == "not an entry of m" for p in others)
+
+
 def test_no_cache_folder_means_always_compute(tmp_path: Path) -> None:
     c = cache.ResultsCache(None)
     assert c.get_or_compute("m", "k", lambda: "x") == "x"
