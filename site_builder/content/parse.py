@@ -56,6 +56,14 @@ class Parsed:
             self._tokens = self.load_tokens()
         return self._tokens
 
+    def release(self, md: MarkdownIt) -> None:
+        """Let the tokens go (a page whose render does not read them, or has read them): they are parsed again from
+        the page's text if asked for. Held for every page at once, tokens were most of a large build's memory."""
+        if self._tokens is not None:
+            page = self.page
+            self._tokens = None
+            self.load_tokens = lambda: parse_page(page, md).tokens
+
     def summary(self) -> Parsed:
         """What it references, without the tokens (what the cache keeps apart from them)."""
         return Parsed(self.page, None, self.figs, self.charts, self.terms)

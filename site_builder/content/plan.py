@@ -20,6 +20,7 @@ class Kind:
     listed: bool = True  # in the site's page titles (the figure index's names, the sitemap)
     root: str | None = None  # the fixed prefix of its links, when it is served at any depth (the 404 page)
     slides: bool = False  # its content is a deck's slides (site_builder/content/assemble.py makes its DeckInfo)
+    renders_tokens: bool = True  # its render reads its content's parsed tokens (a deck's reads its slides' text)
     glossary: bool = False  # it shows its series' glossary and decks (site_builder/content/assemble.py fills them)
     # what it says about its content files (site_builder/content/pages.py ContentRules)
     folder: str | None = None  # content/<series>/<folder>/ holds this kind's files, and only this kind's

@@ -18,6 +18,7 @@ from site_builder.render.pages import Rendering
 @dataclass(frozen=True)
 class DeckKind(ContentKind):
     slides: bool = True
+    renders_tokens: bool = False  # render_slides parses each slide's own text
     folder: str | None = "decks"  # content/<series>/decks/NN-slug.md
     front_matter: tuple[str, ...] = ("deck", "summary")  # its number and its hub summary
     meta_lines: bool = True  # a slide's Source: and Terms: lines

@@ -41,7 +41,6 @@ def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: 
         return check_links(
             rendered.tmp,
             made_from,
-            pages=renderer.written,
             cache=paths.cache,
             unprinted=frozenset(printed.written) if printed.skipped else frozenset(),
             digests=renderer.digests,

@@ -11,7 +11,8 @@ from typing import Any
 from site_builder import outdir
 from site_builder.content.assemble import SeriesData, collect_series
 from site_builder.content.glossary import load_glossary
-from site_builder.content.parse import check_refs
+from site_builder.content.pages import Page
+from site_builder.content.parse import Parsed, check_refs
 from site_builder.content.plan import PlannedPage
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
@@ -20,7 +21,8 @@ from site_builder.kinds.method_records import fixed_records
 from site_builder.phases.context import BuildContext
 from site_builder.phases.load import Loaded
 from site_builder.phases.models import Modeled
-from site_builder.results.figures import ResultsFile
+from site_builder.phases.store import Models
+from site_builder.results.figures import Registry, ResultsFile
 
 RESERVED = {
     "assets": "the site's assets (site_builder/static/)",
@@ -54,7 +56,7 @@ def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
     paths, kept, registry, files, models = ctx.paths, loaded.kept, modeled.registry, modeled.files, modeled.models
     md = make_markdown(figure_text=lambda key: registry.figures[key].text if key in registry.figures else None)
     env = make_env(paths.templates, ctx.opts.template_seconds)
-    parsed = [models.parsed(p, md, registry) for p in loaded.pages]
+    parsed = [_parsed(models, p, md, registry) for p in loaded.pages]
     terms = load_glossary(paths.content, loaded.front)
     for pp in parsed:
         check_refs(pp, registry.figures, EXPLORERS, terms)
@@ -74,6 +76,15 @@ def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
             explorer_data[n] = models.explorer_payload(EXPLORERS[n], modeled.documents(ctx))
     ctx.stage("collect", t0, f"{len(plan)} pages, {sum(len(v) for v in registry.used_on.values())} figure uses")
     return Collected(md, env, plan, series_data, template_figs, fixed, figures_digest, charts, explorer_data)
+
+
+def _parsed(models: Models, page: Page, md: Any, registry: Registry) -> Parsed:
+    """A content page parsed (content/parse.py Parsed), its tokens let go at once when its kind's render does not
+    read them (a deck renders each slide from its text): held for every page, they were most of the memory."""
+    parsed = models.parsed(page, md, registry)
+    if not KINDS[page.kind].renders_tokens:
+        parsed.release(md)
+    return parsed
 
 
 def _template_figures(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from site_builder import mdtables
@@ -150,14 +151,14 @@ def check_figure_list(text: str, cells: Cells) -> int:
     return len(doc["figures"])
 
 
-def check_built(pages: dict[str, str], figure_list: str | None, cells: Cells) -> int:
-    """The pages a build wrote (page path -> HTML) and its figures.json (None: the same bytes as the last build's,
-    which that build checked). Returns the number of figure links and entries checked."""
-    n = sum(check_html(where or "/", text, cells) for where, text in pages.items())
+def check_built(pages: Iterable[tuple[str, str]], figure_list: str | None, cells: Cells) -> int:
+    """The pages a build wrote ((page path, HTML), read one at a time) and its figures.json (None: the same bytes as
+    the last build's, which that build checked). Returns the number of figure links and entries checked."""
+    n = sum(check_html(where or "/", text, cells) for where, text in pages)
     return n + (check_figure_list(figure_list, cells) if figure_list is not None else 0)
 
 
 def check_site(site: Path, project: Path, vendor: Path) -> int:
     """Every figure of every page of the built folder ``site`` and of its figures.json."""
-    pages = {p.relative_to(site).as_posix(): p.read_text("utf-8") for p in sorted(site.rglob("*.html"))}
+    pages = ((p.relative_to(site).as_posix(), p.read_text("utf-8")) for p in sorted(site.rglob("*.html")))
     return check_built(pages, (site / "figures.json").read_text("utf-8"), Cells(project, vendor))

@@ -50,6 +50,8 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         for p in plan:
             if p.url not in shared:
                 renderer.render(p, owns.get(p.url))
+            if p.parsed is not None:  # rendered here or in the other process: its tokens are not read again
+                p.parsed.release(collected.md)
         if render_side is not None:
             renderer.merge_part(render_side.result(), [p.url for p in plan])
         state = ctx.state

@@ -26,7 +26,7 @@ def parity_check(ctx: BuildContext, collected: Collected, rendered: Rendered) ->
     plan, renderer = collected.plan, rendered.renderer
     unchanged_list = renderer.carry is not None and renderer.carry.same_bytes("figures.json", rendered.figures_json)
     shown = parity.check_built(
-        {p.url: renderer.written[p.url] for p in plan if p.url in renderer.written},
+        ((p.url, renderer.html(p.url)) for p in plan if p.url in renderer.written),
         None if unchanged_list else rendered.figures_json,
         parity.Cells(ctx.paths.project, ctx.paths.vendor),
     )

@@ -207,12 +207,12 @@ class _Ids:
 
     def __init__(self, load: Callable[[str], set[str]]) -> None:
         self._load = load
-        self._known: dict[str, set[str]] = {}
+        self.known: dict[str, set[str]] = {}
 
     def get(self, rel: str, default: object = ()) -> set[str]:
-        if rel not in self._known:
-            self._known[rel] = self._load(rel)
-        return self._known[rel]
+        if rel not in self.known:
+            self.known[rel] = self._load(rel)
+        return self.known[rel]
 
 
 def _extract_cached(rel: str, key: str, text: Callable[[], str], cache: ResultsCache | None) -> dict[str, list]:
@@ -274,7 +274,8 @@ def check_links(
         return f"{made_from[url]} (page /{url})" if url in made_from else rel
 
     html_files = sorted(f for f in files if f.endswith(".html"))
-    found: dict[str, dict[str, list]] = {}  # a page's extraction, read only when needed
+    found: dict[str, dict[str, list]] = {}  # a page's extraction, held only when there is no cache to read it from
+    id_sets: dict[str, set[str]] = {}  # the ids of each page extracted here
     page_digest: dict[str, str] = {}
     ids_digest: dict[str, str] = {}  # a digest of each page's ids: all the site's digest needs of them
     loaders: dict[str, Callable[[], str]] = {}
@@ -285,11 +286,10 @@ def check_links(
         def text(rel: str = rel, url: str = url) -> str:
             if url in pages:
                 return pages[url]
-            try:
-                pages[url] = (root / rel).read_text(encoding="utf-8")
+            try:  # read when needed, and not kept: a large site's pages are not all held at once
+                return (root / rel).read_text(encoding="utf-8")
             except (OSError, UnicodeError) as e:
                 raise BuildError(f"{rel}: file: expected a readable UTF-8 page, found {e}") from None
-            return pages[url]
 
         digest = known.get(url)
         if digest is None:
@@ -300,19 +300,25 @@ def check_links(
         if kept is not None and len(kept) == 64:  # written only for a page without problems
             ids_digest[rel] = kept
             continue
-        found[rel] = _extract_cached(rel, page_digest[rel], text, store)
-        if found[rel]["problems"]:
-            raise BuildError(f"{page_name(rel)}: {found[rel]['problems'][0]}")
-        ids_digest[rel] = hashlib.sha256(" ".join(sorted(set(found[rel]["ids"]))).encode()).hexdigest()
+        data = _extract_cached(rel, page_digest[rel], text, store)
+        if data["problems"]:
+            raise BuildError(f"{page_name(rel)}: {data['problems'][0]}")
+        id_sets[rel] = set(data["ids"])
+        ids_digest[rel] = hashlib.sha256(" ".join(sorted(id_sets[rel])).encode()).hexdigest()
+        # only its ids are kept: its links are read back from the cache when they are checked, so that a large
+        # site's links (hundreds of thousands) are not all held at once
         if store is not None:
             store.write(_cache_name("linkids", rel), page_digest[rel], ids_digest[rel])
+        else:
+            found[rel] = data  # nowhere to read it back from
 
     def extraction(rel: str) -> dict[str, list]:
-        if rel not in found:
-            found[rel] = _extract_cached(rel, page_digest[rel], loaders[rel], store)
-        return found[rel]
+        if rel in found:
+            return found[rel]
+        return _extract_cached(rel, page_digest[rel], loaders[rel], store)
 
     ids = _Ids(lambda rel: set(extraction(rel)["ids"]) if rel in page_digest else set())
+    ids.known.update(id_sets)
 
     resolved: dict[tuple[str, str], str | None] = {}
 

@@ -139,7 +139,11 @@ class PageRenderer:
         self.figures_digest = ""  # render/keys.figures_digest of the registry
         self.code = ""  # a digest of the code, templates and every input but the pages' own (keys.own_key)
         self.explorer_data = explorer_data  # explorer -> its payload as compact JSON text (by digest in own_key)
-        self.written: dict[str, str] = {}  # page URL -> the HTML written, if rendered or read from the cache
+        # page URL -> its file in the output folder, if rendered or read from the cache (not carried over). Only the
+        # file's name: the checks after render read the pages back one at a time (a large site's HTML, held until
+        # the last check, was a third of its build's memory)
+        self.written: dict[str, str] = {}
+        self._html = ""  # the HTML of the page written last (render() stores it in the cache)
         self.digests: dict[str, str] = {}  # page URL -> SHA-256 of its HTML, for every page (carried ones too)
         self.tables: dict[str, list[str]] = {}  # page URL -> its CSV tables' file names
         self.keys: dict[str, str] = {}  # page URL -> its render key (keys.page_key), with a cache
@@ -205,7 +209,8 @@ class PageRenderer:
             key = self._key(own, names)
             assert key is not None
             self.keys[p.url] = key
-            body = json.dumps([self.written[p.url], self._tables], ensure_ascii=False)
+            body = json.dumps([self._html, self._tables], ensure_ascii=False)
+            self._html = ""
             self.cache.write_bytes(name, key, body.encode("utf-8"))
             self.cache.write(_reads_entry(p), own, json.dumps(names))
 
@@ -285,6 +290,10 @@ class PageRenderer:
         ctx["description"] = extras.description(p, self.md, env, self.series_titles.get(p.series or ""))
         self._write(p, root, ctx)
 
+    def html(self, url: str) -> str:
+        """The HTML written for the page at ``url`` (one of :attr:`written`), read back from the output folder."""
+        return (self.out / self.written[url]).read_text(encoding="utf-8")
+
     def write_tables(self, url: str, tables: list[tuple[str, str]]) -> None:
         """Each results table as CSV, in ``<page>/tables/`` (linked under the table)."""
         self._tables = tables
@@ -322,7 +331,8 @@ class PageRenderer:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = html.encode("utf-8")
         path.write_bytes(data)
-        self.written[p.url] = html
+        self.written[p.url] = _file_of(p)
+        self._html = html
         self.digests[p.url] = hashlib.sha256(data).hexdigest()
 
     def write_downloads(self, files: dict[str, ResultsFile], unchanged: bool = False) -> None:

@@ -19,9 +19,12 @@ the previous site untouched. The same pages give the same bytes, from the cache 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import hashlib
 import json
 import os
+import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -156,16 +159,30 @@ def build_index(
     changed = range(len(urls)) if updated is None else updated[0]
     records: dict[int, Record] = {}
     todo: list[tuple[int, str, bytes]] = []
-    for i in changed:
-        rec = stored.get(store, urls[i], keys[i])
-        if rec is not None:
-            records[i] = rec
-        else:
-            path = found[i][1]
-            todo.append((i, path.relative_to(out).as_posix(), read_page(out, path)))
-    for (i, _, _), rec in zip(todo, extract_all([(rel, html) for _, rel, html in todo]), strict=True):
+    if updated is None:  # every page's fragment is written as its record comes, and only its summary kept
+        _writing(lambda: (target / FRAGMENTS).mkdir(parents=True))
+
+    def keep(i: int, rec: Record) -> None:
+        if updated is None:
+            _writing(lambda: (target / FRAGMENTS / f"{rec.name}.json").write_bytes(rec.fragment))
+            rec = dataclasses.replace(rec, fragment=b"")
         records[i] = rec
-        stored.put(store, urls[i], keys[i], rec)
+
+    try:
+        for i in changed:
+            rec = stored.get(store, urls[i], keys[i])
+            if rec is not None:
+                keep(i, rec)
+            else:
+                path = found[i][1]
+                todo.append((i, path.relative_to(out).as_posix(), read_page(out, path)))
+        for (i, _, _), rec in zip(todo, extract_all([(rel, html) for _, rel, html in todo]), strict=True):
+            stored.put(store, urls[i], keys[i], rec)
+            keep(i, rec)
+    except BaseException:
+        if updated is None:  # a failed phase leaves no index behind
+            shutil.rmtree(target, ignore_errors=True)
+        raise
     links: list[str] = []
     if updated is not None:
         try:
@@ -173,18 +190,27 @@ def build_index(
         except (ValueError, KeyError, TypeError, IndexError):  # the old index is not what its records make
             return build_index(out, cache, digests)
     else:
-        index, fragments = assemble(urls, [records[i] for i in range(len(urls))])
-    try:
-        (target / FRAGMENTS).mkdir(parents=True)
+        index, fragments = assemble(urls, [records[i] for i in range(len(urls))])  # fragments written already
+
+    def write() -> None:
+        if updated is not None:
+            (target / FRAGMENTS).mkdir(parents=True)
+            for name, data in fragments.items():
+                (target / FRAGMENTS / f"{name}.json").write_bytes(data)
         (target / INDEX).write_bytes(index)
-        for name, data in fragments.items():
-            (target / FRAGMENTS / f"{name}.json").write_bytes(data)
         for name in links:
             assert previous is not None
             os.link(previous.folder / FOLDER / FRAGMENTS / f"{name}.json", target / FRAGMENTS / f"{name}.json")
+
+    _writing(write)
+    return 1 + len(fragments) + len(links), len(urls) - len(todo)
+
+
+def _writing(write: Callable[[], object]) -> None:
+    try:
+        write()
     except OSError as e:
         raise BuildError(f"search index: {FOLDER}/: expected to write the index, found {e.strerror or e}") from None
-    return 1 + len(fragments) + len(links), len(urls) - len(todo)
 
 
 def _updated(
