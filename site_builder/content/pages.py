@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,8 +47,9 @@ class Page:
         return self.meta.get("series")
 
     def line_of(self, body_line: int) -> str:
-        """A body line (1-based) as a line of the content file, for messages."""
-        return f"line {self.body_line + body_line - 1}"
+        """A body line (1-based) as a line of the content file, for messages (one string per line number: pages
+        name a line for every figure they use, and many pages share line numbers)."""
+        return sys.intern(f"line {self.body_line + body_line - 1}")
 
 
 def url_of(rel: Path) -> str:

@@ -7,6 +7,7 @@ index and every back-link are complete when rendering starts.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -175,7 +176,7 @@ def parse_page(page: Page, md: MarkdownIt) -> Parsed:
     parsed = Parsed(page, tokens)
     for t, span in _walk(tokens):
         if t.type == "fig":
-            key = t.meta["key"]
+            key = sys.intern(t.meta["key"])  # one string per figure key, however many pages use it
             parsed.figs.append((key, _line(page, lines, span, f":fig[{key}]")))
         elif t.type == "chart":
             name = t.meta["name"]

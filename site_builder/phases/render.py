@@ -27,7 +27,10 @@ class Rendered:
     tmp: Path  # the temporary output folder
     renderer: Any  # render.pages.PageRenderer, holding what was written
     shared: bool  # some pages were rendered in a forked process (their links are read beside the index)
-    figures_json: str
+
+    def figure_list(self) -> str:
+        """figures.json as written (read back when checked: a large site's list is tens of MB, not held between)."""
+        return (self.tmp / "figures.json").read_text("utf-8")
 
 
 def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Rendered:
@@ -59,11 +62,10 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         renderer.write_downloads(modeled.files, unchanged=state.unchanged("data/"))
         base_url = extras.site_url(ctx.opts.site_url)
         (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
-        figures_json = _figure_list(modeled, renderer)
-        (tmp / "figures.json").write_text(figures_json, "utf-8")
+        (tmp / "figures.json").write_text(_figure_list(modeled, renderer), "utf-8")
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
-    return Rendered(tmp, renderer, bool(theirs), figures_json)
+    return Rendered(tmp, renderer, bool(theirs))
 
 
 def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -212,7 +213,7 @@ def _pairs(value: object) -> Refs:
     for x in value:
         if type(x) is not list or len(x) != 2 or type(x[0]) is not str or type(x[1]) is not str:
             raise ValueError("not a list of pairs of strings")
-        out.append((x[0], x[1]))
+        out.append((sys.intern(x[0]), sys.intern(x[1])))  # a key and a "line N", shared by many pages
     return out
 
 

@@ -24,10 +24,11 @@ def drift(ctx: BuildContext, modeled: Modeled) -> None:
 def parity_check(ctx: BuildContext, collected: Collected, rendered: Rendered) -> None:
     t0 = time.perf_counter()
     plan, renderer = collected.plan, rendered.renderer
-    unchanged_list = renderer.carry is not None and renderer.carry.same_bytes("figures.json", rendered.figures_json)
+    figure_list = rendered.figure_list()
+    unchanged_list = renderer.carry is not None and renderer.carry.same_bytes("figures.json", figure_list)
     shown = parity.check_built(
         ((p.url, renderer.html(p.url)) for p in plan if p.url in renderer.written),
-        None if unchanged_list else rendered.figures_json,
+        None if unchanged_list else figure_list,
         parity.Cells(ctx.paths.project, ctx.paths.vendor),
     )
     carried = len(plan) - sum(1 for p in plan if p.url in renderer.written)

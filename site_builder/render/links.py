@@ -361,6 +361,7 @@ def check_links(
             continue
         folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
         count = 0
+        resolved.clear()  # a page's links repeat within it; kept across pages, they were millions of (folder, link)
         for tag, attr, link in extraction(rel)["refs"]:
             count += _check_one(rel, folder, tag, attr, link, page_name, resolve, ids)
         n += count

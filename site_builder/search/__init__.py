@@ -91,21 +91,29 @@ def extract_all(todo: list[tuple[str, bytes]]) -> list[Record]:
     return [out[i] for i in range(len(todo))]
 
 
-def assemble(urls: list[str], records: list[Record]) -> tuple[bytes, dict[str, bytes]]:
-    """The index's bytes and the fragment files (name: bytes) of the pages, in URL order."""
-    pages = []
-    fragments: dict[str, bytes] = {}
-    postings: dict[str, list[int]] = {}
-    for i, (url, rec) in enumerate(zip(urls, records, strict=True)):
-        fragments[rec.name] = rec.fragment
-        pages.append(_page_entry(url, rec))
+class Assembly:
+    """The index being assembled anew: each page's record added in URL order (its page number is the order), and
+    let go once it is in."""
+
+    def __init__(self) -> None:
+        self.pages: list[list[Any]] = []
+        self.postings: dict[str, list[int]] = {}
+        self.fragments: dict[str, bytes] = {}
+
+    def add(self, url: str, rec: Record) -> None:
+        i = len(self.pages)
+        self.fragments[rec.name] = rec.fragment
+        self.pages.append(_page_entry(url, rec))
+        postings = self.postings
         for term, count in rec.counts.items():
             p = postings.get(term)
             if p is None:
                 postings[term] = [i, count]
             else:
                 p += (i, count)
-    return _index_bytes(pages, postings), fragments
+
+    def bytes(self) -> bytes:
+        return _index_bytes(self.pages, self.postings)
 
 
 def _page_entry(url: str, rec: Record) -> list[Any]:
@@ -159,14 +167,21 @@ def build_index(
     changed = range(len(urls)) if updated is None else updated[0]
     records: dict[int, Record] = {}
     todo: list[tuple[int, str, bytes]] = []
-    if updated is None:  # every page's fragment is written as its record comes, and only its summary kept
+    # Assembled anew, the index takes each page's record as it comes, in URL order (a record extracted late waits,
+    # and the pages after it): its fragment is written, its terms go into the postings, and it is let go.
+    assembling = Assembly() if updated is None else None
+    if assembling is not None:
         _writing(lambda: (target / FRAGMENTS).mkdir(parents=True))
 
     def keep(i: int, rec: Record) -> None:
-        if updated is None:
-            _writing(lambda: (target / FRAGMENTS / f"{rec.name}.json").write_bytes(rec.fragment))
-            rec = dataclasses.replace(rec, fragment=b"")
-        records[i] = rec
+        if assembling is None:
+            records[i] = rec
+            return
+        _writing(lambda: (target / FRAGMENTS / f"{rec.name}.json").write_bytes(rec.fragment))
+        records[i] = dataclasses.replace(rec, fragment=b"")
+        while len(assembling.pages) in records:
+            n = len(assembling.pages)
+            assembling.add(urls[n], records.pop(n))
 
     try:
         for i in changed:
@@ -190,7 +205,8 @@ def build_index(
         except (ValueError, KeyError, TypeError, IndexError):  # the old index is not what its records make
             return build_index(out, cache, digests)
     else:
-        index, fragments = assemble(urls, [records[i] for i in range(len(urls))])  # fragments written already
+        assert assembling is not None and not records  # every page added, its fragment written already
+        index, fragments = assembling.bytes(), assembling.fragments
 
     def write() -> None:
         if updated is not None:

@@ -320,12 +320,18 @@ def test_an_index_updated_where_pages_changed_is_the_index_assembled_anew(
     new_digests = word_site(root / "new", after)
     previous = search.Previous(root / "old", search.code_key(), old_digests)
     assembled: list[int] = []
-    real = search.assemble
-    search.assemble = lambda urls, recs: assembled.append(1) or real(urls, recs)  # type: ignore[assignment]
+    real = search.Assembly
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            assembled.append(1)
+            super().__init__()
+
+    search.Assembly = Counted  # type: ignore[misc]
     try:
         files, _ = search.build_index(root / "new", cache, new_digests, previous)
     finally:
-        search.assemble = real  # type: ignore[assignment]
+        search.Assembly = real  # type: ignore[misc]
     changed = sum(1 for url, d in new_digests.items() if old_digests[url] != d)
     assert assembled == ([] if changed * 2 <= len(after) else [1])  # updated, unless most pages changed
     word_site(root / "fresh", after)
