@@ -62,7 +62,7 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         renderer.write_downloads(modeled.files, unchanged=state.unchanged("data/"))
         base_url = extras.site_url(ctx.opts.site_url)
         (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
-        (tmp / "figures.json").write_text(_figure_list(modeled, renderer), "utf-8")
+        (tmp / "figures.json").write_bytes(_figure_list(modeled, renderer))
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
     return Rendered(tmp, renderer, bool(theirs))
@@ -119,13 +119,31 @@ def _own_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, rendere
     return {p.url: keys.own_key(renderer.code, p, models.payload_digests) for p in collected.plan}
 
 
-def _figure_list(modeled: Modeled, renderer: Any) -> str:
-    def figure_list() -> str:
-        return json.dumps(modeled.registry.to_json(modeled.files), separators=(",", ":"), ensure_ascii=False)
+def _figure_list(modeled: Modeled, renderer: Any) -> bytes:
+    """figures.json's bytes (made once, as bytes: a large site's list is tens of MB, each copy of it counts)."""
+
+    def figure_list() -> bytes:
+        doc = modeled.registry.to_json(modeled.files)
+        return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
     # all it holds (the figures, the pages using them, the files) the figure index page read: in that page's key
     index_key = renderer.keys.get("figures/")
-    return modeled.models.cache.get_or_compute("figures-json", index_key, figure_list) if index_key else figure_list()
+    if not index_key:
+        return figure_list()
+    cache = modeled.models.cache
+    kept = cache.read_bytes("figures-json", index_key)
+    if kept is not None:
+        try:
+            kept.decode("utf-8")
+        except UnicodeDecodeError:
+            kept = None
+    if kept is not None:
+        cache.hits.append("figures-json")
+        return kept
+    cache.misses.append("figures-json")
+    made = figure_list()
+    cache.write_bytes("figures-json", index_key, made)
+    return made
 
 
 def _shared_out(plan: list[PlannedPage], renderer: Any, owns: dict[str, str]) -> list[PlannedPage]:
