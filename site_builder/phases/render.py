@@ -5,6 +5,7 @@ downloads, the sitemap and the figure list."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import time
 from dataclasses import dataclass
@@ -123,8 +124,16 @@ def _figure_list(modeled: Modeled, renderer: Any) -> bytes:
     """figures.json's bytes (made once, as bytes: a large site's list is tens of MB, each copy of it counts)."""
 
     def figure_list() -> bytes:
-        doc = modeled.registry.to_json(modeled.files)
-        return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        # the bytes json.dumps(registry.to_json(files)) gives, written a figure at a time (not all as objects, text
+        # and bytes at once)
+        out = io.BytesIO()
+        out.write(b'{"figures":[')
+        for i, entry in enumerate(modeled.registry.figure_entries(modeled.files)):
+            if i:
+                out.write(b",")
+            out.write(json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        out.write(b"]}")
+        return out.getvalue()
 
     # all it holds (the figures, the pages using them, the files) the figure index page read: in that page's key
     index_key = renderer.keys.get("figures/")

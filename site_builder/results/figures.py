@@ -248,26 +248,26 @@ class Registry:
         """The figure list (``figures.json``); with ``files``, each figure that a results file sets against a
         published figure has that figure's text as ``published``, and each figure whose text differs between the
         vendored data versions has its text in each as ``versions``."""
+        return {"figures": list(self.figure_entries(files))}
+
+    def figure_entries(self, files: dict[str, ResultsFile] | None = None) -> Iterator[dict[str, object]]:
+        """The entries of :meth:`to_json`'s ``figures``, one at a time, in key order."""
         published = self.published(files) if files else {}
         versions = self.versions(files) if files else {}
-        return {
-            "figures": [
-                {
-                    "key": f.key,
-                    "text": f.text,
-                    "value": f.value,
-                    "source": {
-                        "file": f.source.file,
-                        "section": f.source.section,
-                        "row": list(f.source.row),
-                        "column": f.source.column,
-                        "page": f.source.page,
-                        "anchor": row_anchor(f.source.section, f.source.row),
-                    },
-                    "pages": sorted(self.used_on.get(f.key, ())),
-                    **({"published": published[f.key]} if f.key in published else {}),
-                    **({"versions": versions[f.key]} if f.key in versions else {}),
-                }
-                for f in sorted(self.figures.values(), key=lambda f: f.key)
-            ]
-        }
+        for f in sorted(self.figures.values(), key=lambda f: f.key):
+            yield {
+                "key": f.key,
+                "text": f.text,
+                "value": f.value,
+                "source": {
+                    "file": f.source.file,
+                    "section": f.source.section,
+                    "row": list(f.source.row),
+                    "column": f.source.column,
+                    "page": f.source.page,
+                    "anchor": row_anchor(f.source.section, f.source.row),
+                },
+                "pages": sorted(self.used_on.get(f.key, ())),
+                **({"published": published[f.key]} if f.key in published else {}),
+                **({"versions": versions[f.key]} if f.key in versions else {}),
+            }
