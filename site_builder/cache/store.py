@@ -291,11 +291,20 @@ class ResultsCache:
         return self._listing.setdefault(name, set())
 
     def get_or_compute(self, name: str, key: str, compute: Callable[[], str]) -> str:
-        text = self.read(name, key)
-        if text is not None:
+        return self.get_or_compute_bytes(name, key, lambda: compute().encode("utf-8")).decode("utf-8")
+
+    def get_or_compute_bytes(self, name: str, key: str, compute: Callable[[], bytes]) -> bytes:
+        """The entry's body when it checks out and is UTF-8 (as :meth:`read` requires), else ``compute()``, stored."""
+        body = self.read_bytes(name, key)
+        if body is not None:
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                body = None
+        if body is not None:
             self.hits.append(name)
-            return text
+            return body
         self.misses.append(name)
-        text = compute()
-        self.write(name, key, text)
-        return text
+        made = compute()
+        self.write_bytes(name, key, made)
+        return made

@@ -139,20 +139,7 @@ def _figure_list(modeled: Modeled, renderer: Any) -> bytes:
     index_key = renderer.keys.get("figures/")
     if not index_key:
         return figure_list()
-    cache = modeled.models.cache
-    kept = cache.read_bytes("figures-json", index_key)
-    if kept is not None:
-        try:
-            kept.decode("utf-8")
-        except UnicodeDecodeError:
-            kept = None
-    if kept is not None:
-        cache.hits.append("figures-json")
-        return kept
-    cache.misses.append("figures-json")
-    made = figure_list()
-    cache.write_bytes("figures-json", index_key, made)
-    return made
+    return modeled.models.cache.get_or_compute_bytes("figures-json", index_key, figure_list)
 
 
 def _shared_out(plan: list[PlannedPage], renderer: Any, owns: dict[str, str]) -> list[PlannedPage]:

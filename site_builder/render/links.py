@@ -275,11 +275,11 @@ def check_links(
 
     html_files = sorted(f for f in files if f.endswith(".html"))
     found: dict[str, dict[str, list]] = {}  # a page's extraction, held only when there is no cache to read it from
-    id_sets: dict[str, set[str]] = {}  # the ids of each page extracted here
     page_digest: dict[str, str] = {}
     ids_digest: dict[str, str] = {}  # a digest of each page's ids: all the site's digest needs of them
     loaders: dict[str, Callable[[], str]] = {}
     known = digests or {}
+    ids = _Ids(lambda rel: set(extraction(rel)["ids"]) if rel in page_digest else set())  # those extracted here first
     for rel in html_files:
         url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel
 
@@ -303,8 +303,8 @@ def check_links(
         data = _extract_cached(rel, page_digest[rel], text, store)
         if data["problems"]:
             raise BuildError(f"{page_name(rel)}: {data['problems'][0]}")
-        id_sets[rel] = set(data["ids"])
-        ids_digest[rel] = hashlib.sha256(" ".join(sorted(id_sets[rel])).encode()).hexdigest()
+        ids.known[rel] = set(data["ids"])
+        ids_digest[rel] = hashlib.sha256(" ".join(sorted(ids.known[rel])).encode()).hexdigest()
         # only its ids are kept: its links are read back from the cache when they are checked, so that a large
         # site's links (hundreds of thousands) are not all held at once
         if store is not None:
@@ -316,9 +316,6 @@ def check_links(
         if rel in found:
             return found[rel]
         return _extract_cached(rel, page_digest[rel], loaders[rel], store)
-
-    ids = _Ids(lambda rel: set(extraction(rel)["ids"]) if rel in page_digest else set())
-    ids.known.update(id_sets)
 
     resolved: dict[tuple[str, str], str | None] = {}
 
