@@ -15,6 +15,7 @@ caller writes the file as it would have anyway.
 from __future__ import annotations
 
 import contextlib
+import filecmp
 import os
 import shutil
 from pathlib import Path
@@ -35,10 +36,10 @@ class Carry:
         dest.parent.mkdir(parents=True, exist_ok=True)
         os.link(self.old / rel, dest)
 
-    def same_bytes(self, rel: str, text: str) -> bool:
-        """The previous output's file ``rel`` holds exactly ``text`` (as UTF-8)."""
+    def same_file(self, rel: str, path: Path) -> bool:
+        """The previous output's file ``rel`` holds exactly the bytes of ``path`` (compared a block at a time)."""
         try:
-            return (self.old / rel).read_bytes() == text.encode("utf-8")
+            return filecmp.cmp(self.old / rel, path, shallow=False)
         except OSError:
             return False
 

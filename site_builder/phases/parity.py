@@ -17,10 +17,12 @@ The files are parsed once (a few milliseconds); a page whose figure disagrees fa
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any, TextIO
 
 from site_builder import mdtables
 from site_builder.errors import BuildError
@@ -142,20 +144,91 @@ def check_html(where: str, text: str, cells: Cells) -> int:
     return n
 
 
-def check_figure_list(text: str, cells: Cells) -> int:
-    """Every figure of ``figures.json`` (the figure index and the number cards read it)."""
-    # each figure's list of the pages using it is dropped as soon as it is read (what is checked is its text and
-    # cell): a large site's lists are hundreds of thousands of strings
-    doc = json.loads(text, object_pairs_hook=lambda pairs: {k: v for k, v in pairs if k != "pages"})
-    for f in doc["figures"]:
+def check_figure_list(source: str | TextIO, cells: Cells) -> int:
+    """Every figure of ``figures.json`` (its text, or the file open as text; the figure index and the number cards
+    read it)."""
+    n = 0
+    for f in figure_entries(io.StringIO(source) if isinstance(source, str) else source):
         s = f["source"]
         cells.check("figures.json", f["key"], f["text"], s["file"], s["section"], tuple(s["row"]), s["column"])
-    return len(doc["figures"])
+        n += 1
+    return n
 
 
-def check_built(pages: Iterable[tuple[str, str]], figure_list: str | None, cells: Cells) -> int:
-    """The pages a build wrote ((page path, HTML), read one at a time) and its figures.json (None: the same bytes as
-    the last build's, which that build checked). Returns the number of figure links and entries checked."""
+FIGURE_LIST_HEAD = '{"figures":['
+_SPACE = re.compile(r"[ \t\n\r]*")
+CHUNK = 1 << 20  # characters read at a time
+
+
+def _without_pages(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # each figure's list of the pages using it is dropped as soon as it is read (what is checked is its text and
+    # cell): a large site's lists are hundreds of thousands of strings
+    return {k: v for k, v in pairs if k != "pages"}
+
+
+def figure_entries(stream: TextIO) -> Iterator[dict[str, Any]]:
+    """The figures of a figure list, read a figure at a time: a large site's list is tens of MB, held neither as
+    one text nor as one object. A list not laid out as the build writes it (``{"figures":[`` first) is read
+    whole, as any JSON; one that is not JSON is a one-line error."""
+    head = stream.read(len(FIGURE_LIST_HEAD))
+    if head != FIGURE_LIST_HEAD:
+        try:
+            doc = json.loads(head + stream.read(), object_pairs_hook=_without_pages)
+            figures = doc["figures"]
+        except (ValueError, KeyError, TypeError) as e:
+            raise BuildError(f"figures.json: expected the figure list as JSON, found {e}") from None
+        yield from figures
+        return
+    decoder = json.JSONDecoder(object_pairs_hook=_without_pages)
+    buf, at, eof, first = "", 0, False, True
+
+    def more() -> bool:
+        nonlocal buf, at, eof
+        if eof:
+            return False
+        got = stream.read(CHUNK)
+        eof = not got
+        buf, at = buf[at:] + got, 0
+        return not eof
+
+    def skip() -> str:
+        """The next character after any space, reading on as needed ('' at the end)."""
+        nonlocal at
+        while True:
+            at = _SPACE.match(buf, at).end()  # type: ignore[union-attr]
+            if at < len(buf) or not more():
+                return buf[at : at + 1]
+
+    while True:
+        c = skip()
+        if c == "]":
+            at += 1
+            if skip() == "}":
+                at += 1
+                if skip() == "":
+                    return
+            raise BuildError(f"figures.json: expected the list to end with ]}}, found {buf[at : at + 20]!r}")
+        if not first:
+            if c != ",":
+                raise BuildError(f"figures.json: expected ',' or ']' after a figure, found {buf[at : at + 20]!r}")
+            at += 1
+            skip()
+        first = False
+        while True:
+            try:
+                entry, end = decoder.raw_decode(buf, at)
+                break
+            except json.JSONDecodeError as e:
+                if not more():
+                    raise BuildError(f"figures.json: expected a figure as JSON, found {e}") from None
+        at = end
+        yield entry
+
+
+def check_built(pages: Iterable[tuple[str, str]], figure_list: str | TextIO | None, cells: Cells) -> int:
+    """The pages a build wrote ((page path, HTML), read one at a time) and its figures.json (its text or the file
+    open as text; None: the same bytes as the last build's, which that build checked). Returns the number of
+    figure links and entries checked."""
     n = sum(check_html(where or "/", text, cells) for where, text in pages)
     return n + (check_figure_list(figure_list, cells) if figure_list is not None else 0)
 
@@ -163,4 +236,5 @@ def check_built(pages: Iterable[tuple[str, str]], figure_list: str | None, cells
 def check_site(site: Path, project: Path, vendor: Path) -> int:
     """Every figure of every page of the built folder ``site`` and of its figures.json."""
     pages = ((p.relative_to(site).as_posix(), p.read_text("utf-8")) for p in sorted(site.rglob("*.html")))
-    return check_built(pages, (site / "figures.json").read_text("utf-8"), Cells(project, vendor))
+    with open(site / "figures.json", encoding="utf-8") as figure_list:
+        return check_built(pages, figure_list, Cells(project, vendor))

@@ -29,9 +29,10 @@ class Rendered:
     renderer: Any  # render.pages.PageRenderer, holding what was written
     shared: bool  # some pages were rendered in a forked process (their links are read beside the index)
 
-    def figure_list(self) -> str:
+    @property
+    def figure_list(self) -> Path:
         """figures.json as written (read back when checked: a large site's list is tens of MB, not held between)."""
-        return (self.tmp / "figures.json").read_text("utf-8")
+        return self.tmp / "figures.json"
 
 
 def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Rendered:

@@ -24,13 +24,13 @@ def drift(ctx: BuildContext, modeled: Modeled) -> None:
 def parity_check(ctx: BuildContext, collected: Collected, rendered: Rendered) -> None:
     t0 = time.perf_counter()
     plan, renderer = collected.plan, rendered.renderer
-    figure_list = rendered.figure_list()
-    unchanged_list = renderer.carry is not None and renderer.carry.same_bytes("figures.json", figure_list)
-    shown = parity.check_built(
-        ((p.url, renderer.html(p.url)) for p in plan if p.url in renderer.written),
-        None if unchanged_list else figure_list,
-        parity.Cells(ctx.paths.project, ctx.paths.vendor),
-    )
+    unchanged_list = renderer.carry is not None and renderer.carry.same_file("figures.json", rendered.figure_list)
+    with open(rendered.figure_list, encoding="utf-8") as figure_list:  # read a figure at a time
+        shown = parity.check_built(
+            ((p.url, renderer.html(p.url)) for p in plan if p.url in renderer.written),
+            None if unchanged_list else figure_list,
+            parity.Cells(ctx.paths.project, ctx.paths.vendor),
+        )
     carried = len(plan) - sum(1 for p in plan if p.url in renderer.written)
     note = f"{shown} figures written equal their cells in the results files on disk ({carried} pages carried)"
     ctx.stage("parity", t0, note)

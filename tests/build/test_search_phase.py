@@ -373,3 +373,25 @@ def test_one_parse_gives_both_readers_what_each_reads_on_its_own(built_site: Pat
         extraction, record = page_scan.scan(html)
         assert extraction == links.extract(html), page
         assert record == records.make_record(html), page
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.dictionaries(st.text(min_size=1, max_size=6), st.integers(min_value=1, max_value=2**40), max_size=8),
+        max_size=6,
+    )
+)
+def test_the_index_is_written_as_json_would_write_it(counts: list[dict[str, int]]) -> None:
+    """The index is written a posting list at a time from machine arrays: the bytes of dumping it whole."""
+    assembly = search.Assembly()
+    whole: dict[str, list[int]] = {}
+    for i, c in enumerate(counts):
+        fragment = records.dumps({"anchors": [], "title": f"page {i}", "words": ""})
+        rec = records.Record(fragment, records.fragment_name(fragment), f"page {i}", i, c)
+        assembly.add(f"/p{i}/", rec)
+        for term, n in c.items():
+            whole.setdefault(term, []).extend((i, n))
+    terms = sorted(whole)
+    expected = {"format": search.FORMAT, "pages": assembly.pages, "postings": [whole[t] for t in terms], "terms": terms}
+    assert assembly.bytes() == records.dumps(expected)
