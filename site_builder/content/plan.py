@@ -61,11 +61,30 @@ class PlannedPage:
         return [] if self.parsed is None else list(dict.fromkeys(name for name, _ in self.parsed.charts))
 
 
-def navigation(pages: list[PlannedPage], series_titles: dict[str, str]) -> list[dict[str, object]]:
-    """The header's groups: one per series (its listed pages in order), then the figure index."""
+NAV_MAX = 8
+"""The most pages a series' group of the header lists. A longer group lists its first NAV_MAX - 1 pages (and the
+page being read, if it is among the rest) and links to the list of every page on the series' home page: a header
+of hundreds of links, repeated on every page, is neither readable nor small."""
+SERIES_PAGES = "series-pages"
+"""The id of that list on the series' home page."""
+
+
+def navigation(pages: list[PlannedPage], series_homes: dict[str, tuple[str, str]]) -> list[dict[str, object]]:
+    """The header's groups: one per series (its listed pages in order; ``series_homes`` maps a series' key to its
+    title and home page), then the figure index. A group longer than NAV_MAX pages is capped (its ``more``: the
+    home page, where the list of all of them goes, and the pages not listed, by URL)."""
     groups: list[dict[str, object]] = []
-    for key, title in series_titles.items():
-        items = sorted((p for p in pages if p.series == key and p.nav), key=lambda p: p.nav_order)
-        groups.append({"title": title, "items": [{"title": p.nav, "url": p.url} for p in items]})
-    groups.append({"title": "Every number", "items": [{"title": "Figure index", "url": "figures/"}]})
+    for key, (title, home) in series_homes.items():
+        items = [
+            {"title": p.nav, "url": p.url}
+            for p in sorted((p for p in pages if p.series == key and p.nav), key=lambda p: p.nav_order)
+        ]
+        more = None
+        if len(items) > NAV_MAX and any(p.url == home for p in pages):
+            rest = items[NAV_MAX - 1 :]
+            items = items[: NAV_MAX - 1]
+            more = {"home": home, "url": f"{home}#{SERIES_PAGES}", "pages": items + rest, "hidden": {}}
+            more["hidden"] = {i["url"]: i["title"] for i in rest}
+        groups.append({"title": title, "items": items, "more": more})
+    groups.append({"title": "Every number", "items": [{"title": "Figure index", "url": "figures/"}], "more": None})
     return groups

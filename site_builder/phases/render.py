@@ -75,7 +75,7 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
     from site_builder.render.pages import PageRenderer
 
     plan, state = collected.plan, ctx.state
-    nav = navigation(plan, {k: s.title for k, s in SERIES.items()})
+    nav = navigation(plan, {k: (s.title, s.home) for k, s in SERIES.items()})
     renderer = PageRenderer(
         collected.env, collected.md, tmp, modeled.registry, nav, SITE_TITLE, collected.explorer_data
     )

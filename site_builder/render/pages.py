@@ -85,10 +85,12 @@ class Shared:
 
 
 def _registry_digest(registry: Registry, renderer: PageRenderer) -> str:
-    """Every figure with its value, text and source (digested once, in the collect phase) and the pages using them."""
+    """Every figure with its value, text and source (digested once, in the collect phase) and the pages using them
+    (each figure's set of pages as a sorted list: the JSON encoder writes a list of text itself, where a set is
+    handed back to the key's code an element at a time, hundreds of thousands of times on a large site)."""
     from site_builder.cache import keys
 
-    return keys.digest(renderer.figures_digest, registry.used_on)
+    return keys.digest(renderer.figures_digest, {key: sorted(pages) for key, pages in registry.used_on.items()})
 
 
 @dataclass
