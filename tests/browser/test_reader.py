@@ -398,6 +398,7 @@ def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, server, e
 def test_print_drops_the_chrome_and_keeps_every_number(browser, server, every_page):
     from io import BytesIO
 
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from pypdf import PdfReader
 
     context = browser.new_context(color_scheme="dark")
@@ -421,7 +422,12 @@ def test_print_drops_the_chrome_and_keeps_every_number(browser, server, every_pa
                 here,
             )
             if elsewhere and not path.startswith("figures/"):
-                assert page.locator(".print-sources").is_visible(), f"{path}: no list of sources"
+                # site.js makes the list when the page is idle (at most 2 s after load) or on beforeprint; under a
+                # busy parallel run that can come after the checks above, so wait for it rather than look once
+                try:
+                    page.locator(".print-sources").wait_for(state="visible", timeout=10_000)
+                except PlaywrightTimeout:
+                    pytest.fail(f"{path}: no list of sources")
                 assert page.locator("main a.fig[data-note]").count() == elsewhere
             page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # what a browser does on Ctrl+P
             pdf = PdfReader(BytesIO(page.pdf(format="A4", print_background=True)))
