@@ -53,6 +53,7 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
         return Summary(state.record.pages, state.record.figures, time.perf_counter() - t_start)
     with outdir.interrupts_as_errors():
         outdir.remove_stale_tmp(paths.out)
+        results_cache.forget_listings()
         results_cache.IMPORT_MEMO.load(paths.cache)
         try:
             # processes started beside the build are stopped with it; the cache keys take the source files' digests

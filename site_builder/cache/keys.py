@@ -11,7 +11,9 @@ made from the values it read, each taken whole, every attribute it holds (see :f
 added to a glossary entry or a deck is in the key of every page that reads it the moment it exists, and a value
 added to the renderer is in the key of the pages that read it the first time they do. The names a page read are
 kept beside its entry (under (1) and (3)), and the next build checks the current digests of those names.
-An edit to one page's prose changes only that page's key; an edit that other pages can see (a title, a figure
+An object may instead name what it is made from (``__key_parts__``, see :func:`made_from`): a deck's slides and
+source links are made from its content file alone (with the code, which every key holds), so the deck's key takes
+that file's page, not the hundred objects split from it. An edit to one page's prose changes only that page's key; an edit that other pages can see (a title, a figure
 used, a term, a slide) changes the keys of the pages that read it. A cache hit writes the stored HTML (and CSV
 tables) byte for byte as rendering would.
 """
@@ -29,6 +31,14 @@ from typing import Any
 
 from site_builder.content.plan import PlannedPage
 from site_builder.results.figures import Registry
+
+
+def made_from(value: Any) -> tuple[Any, ...] | None:
+    """What ``value`` is made from, when its class says so with a ``__key_parts__`` method: a value wholly derived by
+    the build's code from those parts (the code is in every key) is keyed by them instead of by its attributes,
+    which are many small objects for a deck's slides. None: it is taken whole."""
+    how = getattr(type(value), "__key_parts__", None)
+    return None if how is None else tuple(how(value))
 
 
 def fingerprint(value: Any, _open: frozenset[int] = frozenset()) -> Any:
@@ -53,6 +63,9 @@ def fingerprint(value: Any, _open: frozenset[int] = frozenset()) -> Any:
         return sorted((fingerprint(v, inner) for v in value), key=json.dumps)
     if isinstance(value, Callable):  # type: ignore[arg-type]
         return "<code>"
+    parts = made_from(value)
+    if parts is not None:
+        return [type(value).__qualname__, "<made from>", [fingerprint(v, inner) for v in parts]]
     return [type(value).__qualname__, {k: fingerprint(v, inner) for k, v in _public(value).items()}]
 
 
@@ -137,8 +150,11 @@ def _text(value: Any) -> str:
             if kept is not None and kept[0] is v and not any(a in kept[2] for a in inside):
                 frames[-1][1].update(kept[2])
                 return kept[1]
-        if isinstance(v, Mapping):
-            held: Any = [[k, x] for k, x in v.items()]
+        parts_made_from = made_from(v)
+        if parts_made_from is not None:
+            held: Any = ["<made from>", list(parts_made_from)]
+        elif isinstance(v, Mapping):
+            held = [[k, x] for k, x in v.items()]
         else:
             held = _public(v)
             if all(x is None or type(x) in _PLAIN for x in held.values()):

@@ -211,6 +211,15 @@ def entry_name(kind: str, label: str) -> str:
     return f"{kind}-" + (re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "root")
 
 
+_LISTINGS: dict[str, dict[str, set[str]]] = {}
+"""Cache folder -> entry name -> its files there, listed once per build (:meth:`ResultsCache._siblings`)."""
+
+
+def forget_listings() -> None:
+    """Start a build with no listing of any cache folder (files may have come and gone since the last one)."""
+    _LISTINGS.clear()
+
+
 class ResultsCache:
     """Entries in ``folder``: ``<name>.<key>`` holding a digest line, then the payload."""
 
@@ -218,7 +227,6 @@ class ResultsCache:
         self.folder = folder
         self.hits: list[str] = []
         self.misses: list[str] = []
-        self._listing: dict[str, set[str]] | None = None  # entry name -> its files in the folder (see _siblings)
 
     def _path(self, name: str, key: str) -> Path:
         assert self.folder is not None
@@ -278,17 +286,19 @@ class ResultsCache:
 
     def _siblings(self, name: str) -> set[str]:
         """The files of the folder that are entries of ``name`` (``<name>.<32 hex digits>``, only entries this cache
-        writes), from one listing of the folder per cache object: looking for each entry's siblings afresh (a glob
-        per write) made writing N entries cost N listings of a folder of N entries."""
+        writes), from one listing of the folder per build (shared by every cache object of the folder: each phase
+        has its own): looking for each entry's siblings afresh (a glob per write) made writing N entries cost N
+        listings of a folder of N entries."""
         assert self.folder is not None
-        if self._listing is None:
-            self._listing = {}
+        listing = _LISTINGS.get(str(self.folder))
+        if listing is None:
+            listing = _LISTINGS[str(self.folder)] = {}
             with os.scandir(self.folder) as found:
                 for f in found:
                     stem, dot, key = f.name.rpartition(".")
                     if dot and _ENTRY_KEY.fullmatch(key) and f.is_file(follow_symlinks=False):
-                        self._listing.setdefault(stem, set()).add(f.name)
-        return self._listing.setdefault(name, set())
+                        listing.setdefault(stem, set()).add(f.name)
+        return listing.setdefault(name, set())
 
     def get_or_compute(self, name: str, key: str, compute: Callable[[], str]) -> str:
         return self.get_or_compute_bytes(name, key, lambda: compute().encode("utf-8")).decode("utf-8")

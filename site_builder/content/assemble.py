@@ -42,6 +42,15 @@ class DeckInfo:
         """Site path of the deck's PDF (written by the build's print phase, site_builder/printing/store.py)."""
         return self.page.url.rstrip("/") + ".pdf"
 
+    def __key_parts__(self) -> tuple[Any, ...]:
+        """What a deck is made from (site_builder/cache/keys.py made_from): its content file's page (text, front
+        matter, place) and its planned page's URL, title and series. decks_of makes its slides and source links from
+        these with the code and the results files' headings, which every key holds (as the code and data
+        digests)."""
+        p = self.page
+        assert p.parsed is not None
+        return (p.parsed.page, p.url, p.kind.name, p.made_from, p.title, p.series, p.nav, p.nav_order)
+
     def listing(self) -> DeckListing:
         return DeckListing(self.label, self.page.url, self.page.title, self.summary, self.pdf, len(self.slides) + 1)
 
@@ -76,7 +85,14 @@ def section_link(files: dict[str, ResultsFile], ref: SourceRef, label: str) -> S
     return SectionLink(f"{ref.doc} §{ref.section}", f"{rf.page}#{slug(title)}")
 
 
-def decks_of(plan: list[PlannedPage], files: dict[str, ResultsFile], terms: dict[str, Term]) -> list[DeckInfo]:
+def decks_of(
+    plan: list[PlannedPage],
+    files: dict[str, ResultsFile],
+    terms: dict[str, Term],
+    split: Callable[[Page], list[Slide]] = split_slides,
+) -> list[DeckInfo]:
+    """Every deck's DeckInfo (``split``: :func:`split_slides`, or what it found before, site_builder/phases/store.py),
+    its slides' terms and sources checked; each section link is made once per deck and section."""
     decks = []
     for p in plan:
         if not p.kind.slides or p.parsed is None:
@@ -87,13 +103,19 @@ def decks_of(plan: list[PlannedPage], files: dict[str, ResultsFile], terms: dict
                 raise InputError(page.label, f"front matter.{name}", "a non-empty string", repr(page.meta.get(name)))
         if p.series is None:
             raise InputError(page.label, "front matter.series", f"one of {', '.join(SERIES)}", "none")
-        slides = split_slides(page)
+        slides = split(page)
         info = DeckInfo(p, page.meta["deck"].strip(), page.meta["summary"].strip(), slides)
+        links: dict[tuple[str, str], SectionLink] = {}
         for i, s in enumerate(slides):
             for key, line in s.terms:
                 if key not in terms:
                     raise InputError(page.label, line, "a glossary term (a file content/glossary/<key>.md)", repr(key))
-            info.sources[i] = [section_link(files, ref, page.label) for ref in s.sources]
+            info.sources[i] = []
+            for ref in s.sources:
+                link = links.get((ref.doc, ref.section))
+                if link is None:
+                    link = links[(ref.doc, ref.section)] = section_link(files, ref, page.label)
+                info.sources[i].append(link)
         p.extra["deck"] = info
         decks.append(info)
     return sorted(decks, key=lambda d: d.page.url)
@@ -208,8 +230,9 @@ def collect_series(
     terms: dict[str, Term],
     parse: Callable[[Page], Parsed],
     registry: Registry,
+    split: Callable[[Page], list[Slide]] = split_slides,
 ) -> SeriesData:
-    decks = decks_of(plan, files, terms)
+    decks = decks_of(plan, files, terms, split)
     figs = term_figures(terms, parse, registry)
     link_glossary(terms, decks, registry, figs)
     glossary_pages = {p.series: p.url for p in plan if p.kind.glossary and p.series}

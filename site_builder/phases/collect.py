@@ -61,7 +61,9 @@ def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
     for pp in parsed:
         check_refs(pp, registry.figures, EXPLORERS, terms)
     plan = plan_pages(parsed, files)
-    series_data = collect_series(plan, files, terms, lambda page: models.parsed(page, md, registry), registry)
+    series_data = collect_series(
+        plan, files, terms, lambda page: models.parsed(page, md, registry), registry, models.slides
+    )
     template_figs = _template_figures(loaded, modeled, env, plan)
     fixed = kept.records if kept is not None else fixed_records(paths.project, loaded.digests, registry, files)
     for p in plan:
@@ -98,13 +100,14 @@ def _template_figures(
         template_figs = kept.template_figures
     else:
         template_figs = modeled.models.template_figures(env, modeled.models.paths.templates, templates)
-    for p in plan:
-        for key, where in template_figs[p.kind.template]:
+    for name, calls in template_figs.items():
+        for key, where in calls if name in templates else ():
             if key not in registry.figures:
                 raise BuildError(f"{where}: fig({key!r}): expected a registered figure key")
-            registry.use(key, p.url)
-        for key, _ in p.parsed.figs if p.parsed else ():
-            registry.use(key, p.url)
+    for p in plan:  # every key was checked: the templates' above, the content's by check_refs
+        registry.note_uses([key for key, _ in template_figs[p.kind.template]], p.url)
+        if p.parsed:
+            registry.note_uses([key for key, _ in p.parsed.figs], p.url)
     return template_figs
 
 

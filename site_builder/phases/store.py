@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from site_builder import processes
 from site_builder.cache import store as results_cache
 from site_builder.cache import uptodate
+from site_builder.content.decks import Slide, SourceRef, split_slides
 from site_builder.content.pages import Page
 from site_builder.content.parse import Parsed, parse_page
 from site_builder.errors import BuildError, InputError
@@ -53,6 +54,7 @@ class Models:
         self.inputs = inputs_from(lambda: self.pinned or load_pinned(self.paths))
         self._figure_texts: str | None = None
         self._parse_code: str | None = None
+        self._slides_code: str | None = None
         self._doc_digests: tuple[dict[str, ResultsText], list[str]] | None = None
         self.payload_digests: dict[str, str] = {}  # explorer -> SHA-256 of its payload's JSON
 
@@ -150,9 +152,39 @@ class Models:
             figs, charts, terms = refs
             return Parsed(page, None, figs, charts, terms, load_tokens=lambda: parse_page(page, md).tokens)
         got = parse_page(page, md)
-        doc = {"figs": got.figs, "charts": got.charts, "terms": got.terms}
+        doc = {"figs": _flat(got.figs), "charts": _flat(got.charts), "terms": _flat(got.terms)}
         self.cache.write_bytes(name, key, json.dumps(doc, ensure_ascii=False).encode())
         return got
+
+    def slides(self, page: Page) -> list[Slide]:
+        """A deck's slides (content/decks.py split_slides), cached as JSON: keyed by the page's text and place and the
+        splitting code. A deck with an error is never cached: it is split again, and the error raised."""
+        if self._slides_code is None:
+            self._slides_code = results_cache.key_of(("site_builder.content.decks",), [])
+        h = hashlib.sha256(f"{self._slides_code}\n{page.label}\0{page.body_line}\0".encode())
+        h.update(page.body.encode())
+        key = h.hexdigest()
+        name = results_cache.entry_name("slides", page.label)
+        body = self.cache.read_bytes(name, key)
+        got = _slides_of(body) if body is not None else None
+        if got is not None:
+            return got
+        made = split_slides(page)
+        doc = [
+            [
+                s.id,
+                s.title,
+                s.body,
+                s.line,
+                _flat(s.terms),
+                [[r.doc, r.section, r.line] for r in s.sources],
+                s.notes,
+                s.article,
+            ]
+            for s in made
+        ]
+        self.cache.write_bytes(name, key, json.dumps(doc, ensure_ascii=False).encode())
+        return made
 
     def template_figures(self, env: Any, folder: Path, names: list[str]) -> dict[str, list[tuple[str, str]]]:
         """The literal ``fig("key")`` calls of each page template, its parents and includes (cached: keyed by
@@ -206,15 +238,18 @@ class Models:
 Refs = list[tuple[str, str]]
 
 
+def _flat(pairs: Refs) -> list[str]:
+    """Pairs of strings as one flat list (a parse entry's layout: read back without a Python step per pair)."""
+    return [x for pair in pairs for x in pair]
+
+
 def _pairs(value: object) -> Refs:
-    if type(value) is not list:
-        raise ValueError("not a list of pairs of strings")
-    out: Refs = []
-    for x in value:
-        if type(x) is not list or len(x) != 2 or type(x[0]) is not str or type(x[1]) is not str:
-            raise ValueError("not a list of pairs of strings")
-        out.append((sys.intern(x[0]), sys.intern(x[1])))  # a key and a "line N", shared by many pages
-    return out
+    """A flat list of strings, as :func:`_flat` wrote it, as pairs; the strings interned (a key and a "line N",
+    shared by many pages). ValueError when it is not such a list."""
+    if type(value) is not list or len(value) % 2 or not set(map(type, value)) <= {str}:
+        raise ValueError("not a flat list of pairs of strings")
+    intern = sys.intern
+    return list(zip(map(intern, value[0::2]), map(intern, value[1::2]), strict=True))
 
 
 def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:
@@ -223,6 +258,20 @@ def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:
         doc = json.loads(body)
         return _pairs(doc["figs"]), _pairs(doc["charts"]), _pairs(doc["terms"])
     except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _slides_of(body: bytes) -> list[Slide] | None:
+    """A slides entry as slides, or None when it is not what this code writes."""
+    try:
+        out = []
+        for sid, title, text, line, terms, sources, notes, article in json.loads(body):
+            if not all(type(x) is str for x in (sid, title, text, notes, article)) or type(line) is not int:
+                return None
+            refs = [SourceRef(*_strings(r)) for r in sources]  # a list of another length: TypeError
+            out.append(Slide(sid, title, text, line, _pairs(terms), refs, notes, article))
+        return out or None
+    except (ValueError, TypeError):
         return None
 
 

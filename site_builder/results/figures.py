@@ -8,7 +8,7 @@ it, and writes ``figures.json``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -176,6 +176,18 @@ class Registry:
         self.used_on.setdefault(key, set()).add(page)
         self._counts = None
         return fig
+
+    def note_uses(self, keys: Iterable[str], page: str) -> None:
+        """Record that ``page`` shows each of ``keys``, known to be registered (checked by the caller): :meth:`use`
+        without making each Figure, for the hundreds of thousands of uses of a large site."""
+        used_on = self.used_on
+        for key in keys:
+            found = used_on.get(key)
+            if found is None:
+                used_on[key] = {page}
+            else:
+                found.add(page)
+        self._counts = None
 
     def check_cells(self, files: dict[str, ResultsFile]) -> int:
         """Every figure's text equals the cell its source names. Returns the number checked."""

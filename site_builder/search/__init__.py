@@ -48,14 +48,14 @@ PARALLEL_FROM = 4  # pages to extract from which half of them are extracted in a
 def page_files(out: Path) -> list[tuple[str, Path]]:
     """Every page of the output as (its URL from the site root, its file), sorted by URL."""
     found = []
-    for folder, dirs, names in os.walk(out):
-        rel = Path(folder).relative_to(out).as_posix()
-        if rel == ".":
+    root = os.fspath(out)
+    for folder, dirs, names in os.walk(root):
+        rel = folder[len(root) + 1 :].replace(os.sep, "/")  # os.walk's folders all start with the root and a sep
+        if not rel:
             dirs[:] = [d for d in dirs if d != FOLDER]
         if "index.html" in names:
-            url = "/" if rel == "." else f"/{rel}/"
-            found.append((url, Path(folder) / "index.html"))
-    return sorted(found)
+            found.append(("/" if not rel else f"/{rel}/", folder))
+    return [(url, Path(folder, "index.html")) for url, folder in sorted(found)]
 
 
 def read_page(out: Path, path: Path) -> bytes:

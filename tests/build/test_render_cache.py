@@ -116,6 +116,26 @@ def test_a_change_no_other_page_shows_renders_only_the_pages_showing_it(
     same_as_uncached(box, capsys)
 
 
+def test_a_decks_key_is_made_from_its_page_and_follows_a_source_line(
+    box: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deck's slides and section links are keyed by the page they are split from (DeckInfo.__key_parts__), not
+    taken whole: a changed Source: line (a new section link, made with the results file) renders the deck again,
+    and only the deck, as a build without the cache writes it."""
+    deck = "fopttrn/decks/01-transforms-in-training/index.html"
+    build(box, capsys)
+    before = (box.out / deck).read_text("utf-8")
+    box.content(
+        "content/fopttrn/decks/01-transforms-in-training.md",
+        lambda t: t.replace("Source: analysis §2, §7", "Source: analysis §2, §4", 1),
+    )
+    log = build(box, capsys)
+    pages = int(re.search(r"^render .* (\d+) pages", log, re.M).group(1))  # type: ignore[union-attr]
+    assert reused(log) == pages - 1, log
+    assert (box.out / deck).read_text("utf-8") != before
+    same_as_uncached(box, capsys)
+
+
 def test_a_damaged_page_entry_is_rendered_again(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     build(box, capsys)
     from tests.build.test_bad_inputs import SHARED_CACHE
