@@ -29,7 +29,7 @@ from site_builder.errors import BuildError
 from site_builder.results.producers import VENDORED_RESULTS
 
 FIG_LINK = re.compile(
-    r'<a class="fig" href="[^"]*" data-fig="([^"]*)" data-src="[^"]*" data-file="([^"]*)" '
+    r'<a class="fig" href="[^"]*" data-fig="([^"]*)" data-file="([^"]*)" '
     r"data-section=\"([^\"]*)\" data-row='([^']*)' data-col=\"([^\"]*)\">([^<]*)</a>"
 )
 

@@ -5,6 +5,7 @@ rules without editing this file.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -148,7 +149,10 @@ def check_card(page, fig) -> None:  # type: ignore[no-untyped-def]
     assert card.locator(".fig-card-value").inner_text() == fig.text_content()
     src = card.locator("a").first
     assert src.get_attribute("href") == fig.get_attribute("href")
-    assert src.text_content() == fig.get_attribute("data-src")
+    # the card names the cell the link's attributes name, as Source.describe writes it
+    row = " / ".join(json.loads(fig.get_attribute("data-row")))
+    want = f"{fig.get_attribute('data-file')} § {fig.get_attribute('data-section')} › {row} › {fig.get_attribute('data-col')}"
+    assert src.text_content() == want
     assert fig.get_attribute("aria-describedby") == "fig-card"
 
 

@@ -36,7 +36,6 @@
     var a = el("a", "fig", f.text);
     a.href = root + s.page + "#" + s.anchor;
     a.setAttribute("data-fig", f.key);
-    a.setAttribute("data-src", describe(s));
     a.setAttribute("data-file", s.file);
     a.setAttribute("data-section", s.section);
     a.setAttribute("data-row", JSON.stringify(s.row));

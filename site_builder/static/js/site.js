@@ -13,6 +13,15 @@
   const script = document.currentScript;
   const ROOT = script && script.src ? script.src.replace(/assets\/js\/site\.js(?:[?#].*)?$/, "") : "";
 
+  // A figure link's source cell in one line ("file § section › row › column", as the figure index and
+  // Source.describe write it), from the link's data-file, data-section, data-row (a JSON list) and data-col.
+  function sourceOf(a) {
+    let row = [];
+    try { row = JSON.parse(a.dataset.row || "[]"); } catch (e) { row = []; }
+    if (!a.dataset.file) return "";
+    return a.dataset.file + " § " + a.dataset.section + " › " + row.join(" / ") + " › " + a.dataset.col;
+  }
+
   function closest(target, selector) {
     return target && target.closest ? target.closest(selector) : null;
   }
@@ -180,7 +189,7 @@
       c.textContent = "";
       c.appendChild(node("p", { className: "fig-card-value", text: el.textContent }));
       c.appendChild(node("p", {}, [node("span", { className: "fig-card-label", text: "Source: " }),
-        node("a", { href: el.getAttribute("href"), text: el.dataset.src || el.getAttribute("href") })]));
+        node("a", { href: el.getAttribute("href"), text: sourceOf(el) || el.getAttribute("href") })]));
       const more = node("div", { className: "fig-card-more" }, [node("p", { className: "fig-card-label", text: "Shown on: …" })]);
       c.appendChild(more);
       c.appendChild(node("p", { className: "fig-card-key" }, [node("code", { text: el.dataset.fig })]));
@@ -295,7 +304,7 @@
     main.querySelectorAll("a.fig").forEach(function (a) {
       if (a.href.split("#")[0] === here) return;
       const k = a.href;
-      if (!notes.has(k)) notes.set(k, { n: notes.size + 1, src: a.dataset.src || "", href: a.href });
+      if (!notes.has(k)) notes.set(k, { n: notes.size + 1, src: sourceOf(a), href: a.href });
       a.dataset.note = String(notes.get(k).n);
     });
     if (!notes.size) return;
