@@ -80,7 +80,21 @@ def _public(value: Any) -> dict[str, Any]:
         if name not in attrs:
             getattr(value, name)
     hooks = _hooks(type(value))
-    return {k: v for k, v in attrs.items() if not k.startswith("_") and k not in hooks and not callable(v)}
+    return {
+        k: _digested(v) if type(v) is str and len(v) > LONG_TEXT else v
+        for k, v in attrs.items()
+        if not k.startswith("_") and k not in hooks and not callable(v)
+    }
+
+
+LONG_TEXT = 1024
+"""An attribute holding a longer text (a page's Markdown body) is taken as its SHA-256 (:func:`_digested`): hashing
+it costs a twentieth of writing it out as JSON, on every page of a large site."""
+
+
+def _digested(text: str) -> list[str]:
+    """A long text as a key holds it: its SHA-256, marked (a list, so no text can stand for it)."""
+    return ["<sha256>", hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()]
 
 
 @cache

@@ -50,6 +50,11 @@ class Parsed:
     terms: list[tuple[str, str]] = field(default_factory=list)  # (glossary key, "line N")
     load_tokens: Callable[[], list[Token]] | None = field(default=None, repr=False, compare=False)
 
+    def __key_parts__(self) -> tuple[Page]:
+        """What it is made from (site_builder/cache/keys.py made_from): the page; its tokens and references are
+        parsed from the page's text by the code with the figures' texts, which every key holds."""
+        return (self.page,)
+
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:
