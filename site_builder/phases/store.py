@@ -246,10 +246,13 @@ def _flat(pairs: Refs) -> list[str]:
 def _pairs(value: object) -> Refs:
     """A flat list of strings, as :func:`_flat` wrote it, as pairs; the strings interned (a key and a "line N",
     shared by many pages). ValueError when it is not such a list."""
-    if type(value) is not list or len(value) % 2 or not set(map(type, value)) <= {str}:
+    if type(value) is not list or len(value) % 2:
         raise ValueError("not a flat list of pairs of strings")
-    intern = sys.intern
-    return list(zip(map(intern, value[0::2]), map(intern, value[1::2]), strict=True))
+    try:
+        strings = iter(list(map(sys.intern, value)))  # TypeError for anything but text (JSON gives no str subclass)
+    except TypeError:
+        raise ValueError("not a flat list of pairs of strings") from None
+    return list(zip(strings, strings))
 
 
 def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:
