@@ -252,7 +252,7 @@ def _pairs(value: object) -> Refs:
         strings = iter(list(map(sys.intern, value)))  # TypeError for anything but text (JSON gives no str subclass)
     except TypeError:
         raise ValueError("not a flat list of pairs of strings") from None
-    return list(zip(strings, strings))
+    return list(zip(strings, strings, strict=False))  # one iterator twice: (s0, s1), (s2, s3), …
 
 
 def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:

@@ -133,12 +133,18 @@ def _index_bytes(pages: list[list[Any]], postings: dict[str, Sequence[int]]) -> 
     out = io.BytesIO()
     out.write(b'{"format":%d,"pages":' % FORMAT)
     out.write(dumps(pages))
-    out.write(b',"postings":[')
-    for j, term in enumerate(terms):
-        if j:
-            out.write(b",")
-        out.write(b"[%s]" % ",".join(map(str, postings[term])).encode("ascii"))
-    out.write(b'],"terms":')
+    out.write(b',"postings":')
+    lists = [postings[t] for t in terms]
+    if all(type(p) is list for p in lists):  # an index patched from the last one: the JSON encoder writes them
+        out.write(dumps(lists))
+    else:  # machine arrays (an index assembled anew), a posting list at a time
+        out.write(b"[")
+        for j, p in enumerate(lists):
+            if j:
+                out.write(b",")
+            out.write(b"[%s]" % ",".join(map(str, p)).encode("ascii"))
+        out.write(b"]")
+    out.write(b',"terms":')
     out.write(dumps(terms))
     out.write(b"}")
     return out.getvalue()
