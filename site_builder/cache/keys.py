@@ -13,9 +13,9 @@ added to the renderer is in the key of the pages that read it the first time the
 kept beside its entry (under (1) and (3)), and the next build checks the current digests of those names.
 An object may instead name what it is made from (``__key_parts__``, see :func:`made_from`): a deck's slides and
 source links are made from its content file alone (with the code, which every key holds), so the deck's key takes
-that file's page, not the hundred objects split from it. An edit to one page's prose changes only that page's key; an edit that other pages can see (a title, a figure
-used, a term, a slide) changes the keys of the pages that read it. A cache hit writes the stored HTML (and CSV
-tables) byte for byte as rendering would.
+that file's page, not the hundred objects split from it. An edit to one page's prose changes only that page's
+key; an edit that other pages can see (a title, a figure used, a term, a slide) changes the keys of the pages that
+read it. A cache hit writes the stored HTML (and CSV tables) byte for byte as rendering would.
 """
 
 from __future__ import annotations

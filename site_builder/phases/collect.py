@@ -100,12 +100,14 @@ def _template_figures(
         template_figs = kept.template_figures
     else:
         template_figs = modeled.models.template_figures(env, modeled.models.paths.templates, templates)
-    for name, calls in template_figs.items():
-        for key, where in calls if name in templates else ():
+    template_keys: dict[str, list[str]] = {}
+    for name in templates:
+        for key, where in template_figs[name]:
             if key not in registry.figures:
                 raise BuildError(f"{where}: fig({key!r}): expected a registered figure key")
+        template_keys[name] = [key for key, _ in template_figs[name]]
     for p in plan:  # every key was checked: the templates' above, the content's by check_refs
-        registry.note_uses([key for key, _ in template_figs[p.kind.template]], p.url)
+        registry.note_uses(template_keys[p.kind.template], p.url)
         if p.parsed:
             registry.note_uses([key for key, _ in p.parsed.figs], p.url)
     return template_figs

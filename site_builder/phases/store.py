@@ -8,8 +8,9 @@ import hashlib
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from site_builder import processes
 from site_builder.cache import store as results_cache
@@ -140,20 +141,14 @@ class Models:
         cached: it is parsed again."""
         if self._parse_code is None:  # the parser's source and the pinned inputs: once per build
             self._parse_code = results_cache.key_of(("site_builder.content.parse",), self.digests)
-        h = hashlib.sha256(
-            f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0{page.body_line}\0{page.meta_lines}\0".encode()
-        )
-        h.update(page.body.encode())
-        key = h.hexdigest()
-        name = results_cache.entry_name("parse", page.label)
-        body = self.cache.read_bytes(name, key)
-        refs = _refs_of(body) if body is not None else None
+        head = f"{self._parse_code}\n{self.figure_texts(registry)}\n{page.label}\0{page.body_line}\0{page.meta_lines}\0"
+        name, key = results_cache.entry_name("parse", page.label), _page_key(head, page)
+        refs = self._entry(name, key, _refs_of)
         if refs is not None:
             figs, charts, terms = refs
             return Parsed(page, None, figs, charts, terms, load_tokens=lambda: parse_page(page, md).tokens)
         got = parse_page(page, md)
-        doc = {"figs": _flat(got.figs), "charts": _flat(got.charts), "terms": _flat(got.terms)}
-        self.cache.write_bytes(name, key, json.dumps(doc, ensure_ascii=False).encode())
+        self._keep(name, key, {"figs": _flat(got.figs), "charts": _flat(got.charts), "terms": _flat(got.terms)})
         return got
 
     def slides(self, page: Page) -> list[Slide]:
@@ -161,12 +156,9 @@ class Models:
         splitting code. A deck with an error is never cached: it is split again, and the error raised."""
         if self._slides_code is None:
             self._slides_code = results_cache.key_of(("site_builder.content.decks",), [])
-        h = hashlib.sha256(f"{self._slides_code}\n{page.label}\0{page.body_line}\0".encode())
-        h.update(page.body.encode())
-        key = h.hexdigest()
         name = results_cache.entry_name("slides", page.label)
-        body = self.cache.read_bytes(name, key)
-        got = _slides_of(body) if body is not None else None
+        key = _page_key(f"{self._slides_code}\n{page.label}\0{page.body_line}\0", page)
+        got = self._entry(name, key, _slides_of)
         if got is not None:
             return got
         made = split_slides(page)
@@ -183,8 +175,17 @@ class Models:
             ]
             for s in made
         ]
-        self.cache.write_bytes(name, key, json.dumps(doc, ensure_ascii=False).encode())
+        self._keep(name, key, doc)
         return made
+
+    def _entry(self, name: str, key: str, decode: Callable[[bytes], T | None]) -> T | None:
+        """A page's entry read back through ``decode`` (None: no entry, or not what this code writes)."""
+        body = self.cache.read_bytes(name, key)
+        return decode(body) if body is not None else None
+
+    def _keep(self, name: str, key: str, doc: object) -> None:
+        """A page's entry written as JSON (only what parsed or split without an error is kept)."""
+        self.cache.write_bytes(name, key, json.dumps(doc, ensure_ascii=False).encode())
 
     def template_figures(self, env: Any, folder: Path, names: list[str]) -> dict[str, list[tuple[str, str]]]:
         """The literal ``fig("key")`` calls of each page template, its parents and includes (cached: keyed by
@@ -236,6 +237,14 @@ class Models:
 
 
 Refs = list[tuple[str, str]]
+T = TypeVar("T")
+
+
+def _page_key(head: str, page: Page) -> str:
+    """A per-page entry's key: the SHA-256 of ``head`` (the code's key and the page's place) and the page's text."""
+    h = hashlib.sha256(head.encode())
+    h.update(page.body.encode())
+    return h.hexdigest()
 
 
 def _flat(pairs: Refs) -> list[str]:

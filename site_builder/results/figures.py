@@ -173,8 +173,7 @@ class Registry:
     def use(self, key: str, page: str) -> Figure:
         """Record that ``page`` shows the figure (the collect phase calls this for every reference)."""
         fig = self.figures[key]
-        self.used_on.setdefault(key, set()).add(page)
-        self._counts = None
+        self.note_uses((key,), page)
         return fig
 
     def note_uses(self, keys: Iterable[str], page: str) -> None:
