@@ -59,11 +59,11 @@ lint: $(VENV)/.test-stamp
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-# pytest-xdist with two workers a core, at most 4: a browser test's worker waits on Chromium much of the time (on a
-# 2-core machine the whole run took 25:03 with 2 workers and 17:28 with 4). The site the browser tests read is built
-# once for the run (tests/browser/conftest.py). A worker that finishes early takes tests from the others (worksteal),
-# so the long browser tests do not leave a core idle.
-JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); n=$$((2 * n)); [ $$n -gt 4 ] && n=4; echo $$n)
+# pytest-xdist with one worker more than the cores, at most 4: a browser test's worker waits on Chromium part of the
+# time, but the suite is CPU-bound (on a 2-core machine both cores stay busy throughout: 3 workers took 7:18, 4 took
+# 7:38). The site the browser tests read is built once for the run (tests/browser/conftest.py). A worker that
+# finishes early takes tests from the others (worksteal), so the long browser tests do not leave a core idle.
+JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); n=$$((n + 1)); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(VENV)/.test-stamp chromium poppler lint
 	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
 

@@ -67,30 +67,72 @@ def site_url() -> str:
     return f"http://127.0.0.1:{srv.server_address[1]}/"
 
 
-def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT, init: str = "") -> Iterator[Any]:
-    """The explorer's page, ready; ``page.problems`` lists what went wrong so far, and after the test it must be
-    empty and no CSP violation recorded. ``init``: a script run in the page before any of its own."""
-    origin = site_url()
+# Tabs kept open between tests, by browser, viewport and init script: a test takes a free one (or a new one) and gives it
+# back on about:blank with its storage cleared. Opening a tab starts a renderer process and compiles Plotly again,
+# which cost about three times what loading the explorer page into an open tab costs.
+_FREE_TABS: dict[tuple[int, tuple[int, int], str], list[Any]] = {}
+CSP_RECORD = (
+    "window.__csp = []; document.addEventListener('securitypolicyviolation',"
+    " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+)
+
+
+def _take_tab(browser: Any, viewport: dict[str, int], init: str) -> tuple[Any, tuple[int, tuple[int, int], str]]:
+    key = (id(browser), (viewport["width"], viewport["height"]), init)
+    free = _FREE_TABS.setdefault(key, [])
+    while free:
+        p = free.pop()
+        if not p.is_closed():
+            p.set_viewport_size(viewport)  # a test may have resized it
+            return p, key
     p = browser.new_page(viewport=viewport)
-    problems: list[str] = []
-    p.on(
-        "console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
-    )
-    p.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    p.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin) else route.abort())
-    p.on("request", lambda r: None if r.url.startswith(origin) else problems.append(f"request off the server: {r.url}"))
-    p.add_init_script(
-        "window.__csp = []; document.addEventListener('securitypolicyviolation',"
-        " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
-    )
+    p.add_init_script(CSP_RECORD)
     if init:
         p.add_init_script(init)
-    p.goto(f"{origin}x-{name}/")
-    p.wait_for_selector(f"#chart-{name}[data-ready='true']", timeout=30_000)
-    p.problems = problems  # type: ignore[attr-defined]
-    yield p
-    violations = p.evaluate("window.__csp")
-    p.close()
+    return p, key
+
+
+def _give_back(p: Any, key: tuple[int, tuple[int, int], str]) -> None:
+    try:
+        p.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
+        p.goto("about:blank")
+    except Exception:  # a tab the test left unusable is closed, not reused
+        if not p.is_closed():
+            p.close()
+        return
+    _FREE_TABS.setdefault(key, []).append(p)
+
+
+def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT, init: str = "") -> Iterator[Any]:
+    """The explorer's page, ready; ``page.problems`` lists what went wrong so far, and after the test it must be
+    empty and no CSP violation recorded (a request that leaves the server is one). ``init``: a script run in the
+    page before any of its own."""
+    origin = site_url()
+    p, key = _take_tab(browser, viewport, init)
+    problems: list[str] = []
+    listeners: list[tuple[str, Callable[[Any], None]]] = [
+        (
+            "console",
+            lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None,
+        ),
+        ("pageerror", lambda e: problems.append(f"page error: {e}")),
+        (
+            "request",
+            lambda r: None if r.url.startswith(origin) else problems.append(f"request off the server: {r.url}"),
+        ),
+    ]
+    for event, listener in listeners:
+        p.on(event, listener)
+    try:
+        p.goto(f"{origin}x-{name}/")
+        p.wait_for_selector(f"#chart-{name}[data-ready='true']", timeout=30_000)
+        p.problems = problems  # type: ignore[attr-defined]
+        yield p
+        violations = p.evaluate("window.__csp")
+    finally:
+        for event, listener in listeners:
+            p.remove_listener(event, listener)
+        _give_back(p, key)
     assert violations == [], f"CSP violations: {violations}"
     assert problems == [], problems
 

@@ -26,17 +26,25 @@ def loaded(browser, server: str, site_dir: Path) -> dict[str, list[Path]]:  # ty
     paths = sorted(p.relative_to(site_dir).as_posix().removesuffix("index.html") for p in site_dir.rglob("index.html"))
     paths += sorted(p.name for p in site_dir.glob("*.html") if p.name != "index.html")
     out = {}
-    for path in paths:
-        page = browser.new_page()
-        urls: list[str] = []
-        page.on("request", lambda r, urls=urls: urls.append(r.url) if r.resource_type == "script" else None)
-        page.goto(server + path, wait_until="networkidle")
-        # Chart code loads as each chart nears the viewport, the rest when the browser is idle: wait for all.
-        page.wait_for_function(CHARTS_READY, timeout=60_000)
-        page.wait_for_load_state("networkidle")
-        page.close()
-        assert all(u.startswith(server) for u in urls), (path, urls)
-        out[path] = sorted({site_dir / unquote(urlsplit(u).path).lstrip("/") for u in urls})
+    context = browser.new_context()
+    page = context.new_page()
+    # one tab for every page (a tab per page cost more than the pages), with the browser's cache off so that each page
+    # fetches every script it loads, as a first visit does
+    context.new_cdp_session(page).send("Network.setCacheDisabled", {"cacheDisabled": True})
+    urls: list[str] = []
+    page.on("request", lambda r: urls.append(r.url) if r.resource_type == "script" else None)
+    try:
+        for path in paths:
+            page.goto("about:blank")
+            urls.clear()
+            page.goto(server + path, wait_until="networkidle")
+            # Chart code loads as each chart nears the viewport, the rest when the browser is idle: wait for all.
+            page.wait_for_function(CHARTS_READY, timeout=60_000)
+            page.wait_for_load_state("networkidle")
+            assert all(u.startswith(server) for u in urls), (path, urls)
+            out[path] = sorted({site_dir / unquote(urlsplit(u).path).lstrip("/") for u in urls})
+    finally:
+        context.close()
     return out
 
 

@@ -22,9 +22,10 @@ __all__ = ["box"]
 
 
 def private_cache(box: Sandbox, tmp_path: Path) -> tuple[Path, list[str]]:
-    """A copy of the shared cache for this case alone, a build into it, and the build's arguments."""
+    """A copy of the shared cache for this case alone, a build into it, and the build's arguments. Entries another
+    test's build is writing at the time (``.NAME.PID.tmp``, shared between pytest-xdist's workers) are not copied."""
     cache = tmp_path / "cache"
-    shutil.copytree(SHARED_CACHE[0], cache)
+    shutil.copytree(SHARED_CACHE[0], cache, ignore=shutil.ignore_patterns(".*.tmp"))
     args = [*box.args()[:-2], "--cache", str(cache)]
     assert main(args) == 0
     return cache, args
