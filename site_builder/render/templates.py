@@ -28,6 +28,7 @@ from site_builder.results.figures import slug
 from site_builder.sources.reading import CONTENT_MAX_BYTES, read_text
 
 DEFAULT_SECONDS = 10.0
+ALARM_AGAIN = 0.05  # seconds between alarms once a render's time is up (one may be lost)
 MAX_SEQUENCE = 10_000_000  # longest string or list a template may build by repetition
 MAX_EXPONENT = 1_000
 
@@ -112,17 +113,20 @@ def make_env(folder: Path, seconds: float = DEFAULT_SECONDS) -> SiteSandbox:
 @contextmanager
 def _time_limit(env: SiteSandbox, seconds: float) -> Iterator[None]:
     """Stop a render after ``seconds``: SIGALRM in the main thread (stops any loop), a deadline checked on
-    every call and attribute access elsewhere."""
+    every call and attribute access elsewhere. The alarm repeats every ALARM_AGAIN seconds until the render ends: an
+    exception raised where Python ignores it (a garbage-collector callback, a ``__del__``) is lost, and a loop that
+    makes no call would then run on."""
     env.deadline = time.monotonic() + seconds
     use_alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     previous: Any = None
     if use_alarm:
 
         def alarm(signum: int, frame: Any) -> None:
-            raise TemplateTimeout()
+            if env.deadline is not None:  # not once the render has ended (the timer is being cleared)
+                raise TemplateTimeout()
 
         previous = signal.signal(signal.SIGALRM, alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_REAL, seconds, ALARM_AGAIN)
     try:
         yield
     finally:
