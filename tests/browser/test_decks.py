@@ -72,8 +72,8 @@ def test_present_mode_keys_and_fragments(browser, server, decks):
     assert errors == []
 
 
-def test_topic_slide_lists_every_slide(browser, server, decks):
-    page = browser.new_page()
+def test_topic_slide_lists_every_slide(tab, server, decks):
+    page = tab()
     for deck in decks:
         page.goto(server + deck)
         ids = slide_ids(page)
@@ -82,11 +82,10 @@ def test_topic_slide_lists_every_slide(browser, server, decks):
         assert links == [f"#{i}" for i in ids if i != "topics"][1:], (
             "the topic list links every slide after the opening"
         )
-    page.close()
 
 
-def test_glossary_back_links_land_on_a_slide_or_section(browser, server, glossaries):
-    page = browser.new_page()
+def test_glossary_back_links_land_on_a_slide_or_section(tab, server, glossaries):
+    page = tab()
     targets: dict[str, set[tuple[str, str]]] = {}
     for g in glossaries:
         page.goto(server + g)
@@ -108,13 +107,12 @@ def test_glossary_back_links_land_on_a_slide_or_section(browser, server, glossar
                 frag,
             )
             assert kind in ("slide", "H2", "H3"), f"{term_id}: {url}#{frag} lands on {kind}"
-    page.close()
     assert targets
 
 
 @pytest.mark.parametrize("width", [390, 320])
-def test_term_definitions_open_inside_the_viewport(browser, server, decks, width):
-    page = browser.new_page(viewport={"width": width, "height": 800}, has_touch=True)
+def test_term_definitions_open_inside_the_viewport(tab, server, decks, width):
+    page = tab(viewport={"width": width, "height": 800}, has_touch=True)
     opened = 0
     for deck in decks:
         page.goto(server + deck)
@@ -135,15 +133,14 @@ def test_term_definitions_open_inside_the_viewport(browser, server, decks, width
             before = page.url
             terms.first.tap()
             assert page.locator("#term-tip").is_visible() and page.url == before, "a first tap shows the definition"
-    page.close()
     assert opened > 0
 
 
-def test_pdf_has_one_page_per_slide_holding_its_figures(browser, server, site_dir, decks):
+def test_pdf_has_one_page_per_slide_holding_its_figures(tab, server, site_dir, decks):
     from pypdf import PdfReader
 
     written = [site_dir / (deck.rstrip("/") + ".pdf") for deck in decks]  # printed by the build
-    page = browser.new_page()
+    page = tab()
     for deck, pdf in zip(decks, written, strict=True):
         page.goto(server + deck)
         figs = page.eval_on_selector_all(
@@ -158,4 +155,3 @@ def test_pdf_has_one_page_per_slide_holding_its_figures(browser, server, site_di
             text = re.sub(r"\s+", "", unicodedata.normalize("NFKC", p.extract_text()))
             missing = [f for f in want if re.sub(r"\s+", "", f) not in text]
             assert not missing, f"{pdf.name} page {n} lacks {missing[:3]}"
-    page.close()

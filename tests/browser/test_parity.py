@@ -22,9 +22,9 @@ def goto(page, url: str) -> None:  # type: ignore[no-untyped-def]
         page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
 
 
-def test_every_figure_equals_its_cell(browser, server, pages):
+def test_every_figure_equals_its_cell(tab, server, pages):
     tables: dict[str, dict] = {}
-    page = browser.new_page()
+    page = tab()
     checked = 0
     for path in pages:
         goto(page, server + path)
@@ -36,14 +36,12 @@ def test_every_figure_equals_its_cell(browser, server, pages):
             assert len(found) == 1, f"{path}: {f['key']}: the cell is ambiguous in {f['file']}"
             assert f["text"] == found[0], f"{path}: {f['key']} shows {f['text']!r}, the cell reads {found[0]!r}"
             checked += 1
-    page.close()
     assert checked > 100
 
 
-def test_every_registered_figure_is_shown_somewhere(browser, server, site_dir):
+def test_every_registered_figure_is_shown_somewhere(tab, server, site_dir):
     index = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
-    page = browser.new_page()
+    page = tab()
     goto(page, server + "figures/")
     shown = {f["key"] for f in page.evaluate(COLLECT)}
-    page.close()
     assert shown == {f["key"] for f in index}

@@ -73,11 +73,11 @@ def test_the_decks_opened_by_link_are_the_built_decks(decks):
 
 
 @pytest.mark.parametrize("deck", DECK_URLS)
-def test_every_slide_opened_by_its_link_is_whole_and_legible(browser, server, deck):
+def test_every_slide_opened_by_its_link_is_whole_and_legible(tab, server, deck):
     """Each slide loaded fresh from its own link. What is measured (text inside the slide, type sizes) does not
     depend on the colour scheme, so this runs in one; every slide is measured in both schemes by the stepping test
     below, which reaches it with the keyboard."""
-    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme="light")
+    page = tab(viewport={"width": 1280, "height": 720}, color_scheme="light")
     bad, seen = [], 0
     page.goto(server + deck)
     ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
@@ -88,14 +88,13 @@ def test_every_slide_opened_by_its_link_is_whole_and_legible(browser, server, de
         seen += 1
         if r["over"] or r["small"]:
             bad.append(f"/{deck}#{sid}: {r['over']} px outside, small text {r['small']}")
-    page.close()
     assert seen == len(ids) > 0, f"{deck}: no slide"
     assert bad == [], f"{len(bad)} of {seen} slides:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_slide_reached_by_stepping_is_whole_and_legible(browser, server, decks, scheme):
-    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
+def test_every_slide_reached_by_stepping_is_whole_and_legible(tab, server, decks, scheme):
+    page = tab(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
     bad, seen = [], 0
     for deck in decks:
         page.goto(server + deck)
@@ -110,15 +109,14 @@ def test_every_slide_reached_by_stepping_is_whole_and_legible(browser, server, d
             seen += 1
             if r["over"] or r["small"]:
                 bad.append(f"/{deck}#{sid}: {r['over']} px outside, small text {r['small']}")
-    page.close()
     assert seen > 50
     assert bad == [], f"{len(bad)} of {seen} slides:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_chart_data_table_opened_on_a_slide_scrolls_inside_the_slide(browser, server, decks, scheme):
+def test_a_chart_data_table_opened_on_a_slide_scrolls_inside_the_slide(tab, server, decks, scheme):
     """The slide's content changes: the data table opens in a panel over the plot that scrolls, inside the slide."""
-    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
+    page = tab(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
     bad, seen = [], 0
     for deck in decks:
         page.goto(server + deck)
@@ -141,13 +139,12 @@ def test_a_chart_data_table_opened_on_a_slide_scrolls_inside_the_slide(browser, 
                 bad.append(f"/{deck}#{sid}: {r}, panel {panel}")
             toggle.click()
             assert current(page) == sid
-    page.close()
     assert seen >= 7
     assert bad == [], "\n".join(bad)
 
 
-def test_urls_reload_and_back_forward_step_through_the_slides(browser, server, decks):
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+def test_urls_reload_and_back_forward_step_through_the_slides(tab, server, decks):
+    page = tab(viewport={"width": 1280, "height": 720})
     deck = decks[0]
     page.goto(server + deck)
     ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
@@ -172,11 +169,10 @@ def test_urls_reload_and_back_forward_step_through_the_slides(browser, server, d
     assert page.evaluate("location.search") == "" and page.evaluate("location.hash") == f"#{ids[2]}"
     top = page.evaluate(f"() => document.getElementById({ids[2]!r}).getBoundingClientRect().top")
     assert abs(top) < 2, top
-    page.close()
 
 
-def test_overview_help_slide_number_full_screen_key_and_way_out(browser, server, decks):
-    page = browser.new_page(viewport={"width": 1280, "height": 720}, has_touch=True)
+def test_overview_help_slide_number_full_screen_key_and_way_out(tab, server, decks):
+    page = tab(viewport={"width": 1280, "height": 720}, has_touch=True)
     open_slide(page, server + decks[0] + "?present")
     page.keyboard.press("o")
     assert page.locator(".reveal.overview").count() == 1
@@ -199,12 +195,11 @@ def test_overview_help_slide_number_full_screen_key_and_way_out(browser, server,
     assert leave.is_visible()
     leave.tap()
     page.wait_for_selector(".deck-present-overlay", state="detached")
-    page.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_controls_and_progress_bar_are_visible(browser, server, decks, scheme):
-    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
+def test_controls_and_progress_bar_are_visible(tab, server, decks, scheme):
+    page = tab(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
     open_slide(page, server + decks[0] + "?present")
     page.keyboard.press("ArrowRight")
 
@@ -223,11 +218,10 @@ def test_controls_and_progress_bar_are_visible(browser, server, decks, scheme):
 
     assert contrast(".reveal .controls", "color") >= 3
     assert contrast(".reveal .progress", "color") >= 3
-    page.close()
 
 
-def test_keys_in_a_focused_control_act_on_the_control(browser, server, decks):
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+def test_keys_in_a_focused_control_act_on_the_control(tab, server, decks):
+    page = tab(viewport={"width": 1280, "height": 720})
     kinds: set[str] = set()
     for deck in decks:
         page.goto(server + deck)
@@ -255,12 +249,11 @@ def test_keys_in_a_focused_control_act_on_the_control(browser, server, decks):
             assert current(page) == sid
             page.keyboard.press("ArrowRight")
             assert current(page) != sid
-    page.close()
     assert kinds == {"select", "button", "slider", "checkbox"}
 
 
-def test_a_number_clicked_on_a_slide_opens_its_card_in_the_presentation(browser, server, decks):
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+def test_a_number_clicked_on_a_slide_opens_its_card_in_the_presentation(tab, server, decks):
+    page = tab(viewport={"width": 1280, "height": 720})
     for deck in decks:
         page.goto(server + deck)
         sid = page.evaluate(
@@ -279,7 +272,6 @@ def test_a_number_clicked_on_a_slide_opens_its_card_in_the_presentation(browser,
     assert not card.is_visible() and current(page) == sid, "Escape closes the card first"
     page.keyboard.press("ArrowRight")
     assert not card.is_visible()
-    page.close()
 
 
 NOTES = "() => { const n = document.querySelector('.speaker-controls-notes:not(.hidden) .value'); return n ? n.innerText.trim() : null; }"
@@ -384,10 +376,10 @@ STATE_JS = """name => { const f = document.getElementById('chart-' + name);
   return [...f.querySelectorAll('select, input')].map((e) => [e.id || e.name, e.type, e.value, e.checked]); }"""
 
 
-def test_an_explorers_state_survives_entering_and_leaving_present_mode(browser, server, decks):
+def test_an_explorers_state_survives_entering_and_leaving_present_mode(tab, server, decks):
     """A setting made in the article is the one presented, survives a reload in present mode, and is the article's
     again (controls and URL) after Escape."""
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = tab(viewport={"width": 1280, "height": 720})
     deck = next(d for d in decks if "01-transforms" in d)
     page.goto(server + deck)
     page.wait_for_selector("#chart-amdahl[data-ready='true']", state="attached", timeout=30_000)
@@ -416,4 +408,3 @@ def test_an_explorers_state_survives_entering_and_leaving_present_mode(browser, 
     page.wait_for_selector(".deck-present-overlay", state="detached")
     assert page.evaluate(STATE_JS, "amdahl") == want
     assert page.evaluate("() => location.search") == query, "leaving keeps the explorer's parameters"
-    page.close()

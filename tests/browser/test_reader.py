@@ -64,10 +64,10 @@ def test_no_page_is_wider_than_a_phone(browser, server, every_page, width):
     assert errors == []
 
 
-def test_charts_name_their_series_below_or_beside_the_plot_on_a_phone(browser, server, every_page):
+def test_charts_name_their_series_below_or_beside_the_plot_on_a_phone(tab, server, every_page):
     """At 390 px no chart's legend covers its plot or axis title: Plotly's legend gives way to the chart's own
     series toggles, which every chart with named series has (the explorer's, else the ones charts/a11y.js makes)."""
-    page = browser.new_page(viewport={"width": 390, "height": 800})
+    page = tab(viewport={"width": 390, "height": 800})
     seen = 0
     for path in every_page:
         page.goto(server + path)
@@ -85,12 +85,11 @@ def test_charts_name_their_series_below_or_beside_the_plot_on_a_phone(browser, s
             )
             if names > 1:
                 assert chart.evaluate("gd => !!gd.closest('figure').querySelector('.explorer-toggles')"), path
-    page.close()
     assert seen > 0
 
 
-def test_tables_scroll_inside_a_focusable_labelled_region(browser, server, every_page):
-    page = browser.new_page(viewport={"width": 390, "height": 800})
+def test_tables_scroll_inside_a_focusable_labelled_region(tab, server, every_page):
+    page = tab(viewport={"width": 390, "height": 800})
     scrolled = 0
     for path in every_page:
         page.goto(server + path)
@@ -110,7 +109,6 @@ def test_tables_scroll_inside_a_focusable_labelled_region(browser, server, every
                 page.wait_for_function("e => e.scrollLeft > 0", arg=w.element_handle(), timeout=2_000)
                 scrolled += 1
                 break
-    page.close()
     assert scrolled > 0, "no table was wide enough at 390 px to try"
 
 
@@ -177,11 +175,11 @@ def check_card(got: dict, where: str) -> None:
 
 
 @pytest.mark.parametrize("part", range(2))  # every other page, so pytest-xdist gives the halves to two workers
-def test_number_cards_open_on_hover_and_focus_inside_the_viewport(browser, server, every_page, part):
+def test_number_cards_open_on_hover_and_focus_inside_the_viewport(tab, server, every_page, part):
     """Each sampled figure opens its card on hover (moving from one figure to the next moves the card), and on
     keyboard focus, inside the viewport; Escape closes it, and the pointer leaving closes it after its delay."""
     width, height = 1024, 700
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = tab(viewport={"width": width, "height": height})
     opened = 0
     for path in every_page[part::2]:
         page.goto(server + path)
@@ -210,15 +208,13 @@ def test_number_cards_open_on_hover_and_focus_inside_the_viewport(browser, serve
             check_card(got, f"{path} focus")
             page.keyboard.press("Escape")
             assert not card_state(fig)["shown"], f"{path}: Escape closes the card"
-    page.close()
     assert opened > 10
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_number_cards_open_on_tap_and_a_second_tap_follows(browser, server, every_page, width):
+def test_number_cards_open_on_tap_and_a_second_tap_follows(tab, server, every_page, width):
     height = 700
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
-    page = context.new_page()
+    page = tab(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
     tapped = 0
     followed = 0
     for path in every_page:
@@ -247,7 +243,6 @@ def test_number_cards_open_on_tap_and_a_second_tap_follows(browser, server, ever
                 fig.tap()
             assert page.url == href, "a second tap follows the link"
             followed += 1
-    context.close()
     assert tapped > 10 and followed > 0
 
 
@@ -280,9 +275,9 @@ def test_enter_follows_a_figure_and_the_card_gives_pages_and_published_values(br
     page.close()
 
 
-def test_a_card_and_the_figure_index_note_a_figure_whose_data_versions_differ(browser, server):
+def test_a_card_and_the_figure_index_note_a_figure_whose_data_versions_differ(tab, server):
     """exp.setting.runs counts 25 runs in the experiment's 05a68ae version and 32 in 4d6b4b2: both say so."""
-    page = browser.new_page(viewport={"width": 1024, "height": 700})
+    page = tab(viewport={"width": 1024, "height": 700})
     page.goto(server + "cit/")
     fig = page.locator('a.fig[data-fig="exp.setting.runs"]').first
     fig.scroll_into_view_if_needed()
@@ -295,7 +290,6 @@ def test_a_card_and_the_figure_index_note_a_figure_whose_data_versions_differ(br
     row.wait_for()
     assert "data versions differ: 05a68ae: 25 → 4d6b4b2: 32" in row.inner_text()
     assert "data versions differ" not in page.locator('tr[data-key="exp.final.B"]').inner_text()
-    page.close()
 
 
 def test_every_keyed_results_cell_is_a_figure(site_dir: Path):
@@ -315,8 +309,8 @@ def test_every_keyed_results_cell_is_a_figure(site_dir: Path):
 # ------------------------------------------------------------------------------------------------ keyboard, screen readers
 
 
-def test_skip_link_is_the_first_thing_the_keyboard_reaches(browser, server, every_page):
-    page = browser.new_page()
+def test_skip_link_is_the_first_thing_the_keyboard_reaches(tab, server, every_page):
+    page = tab()
     for path in every_page:
         page.goto(server + path)
         page.keyboard.press("Tab")
@@ -325,11 +319,10 @@ def test_skip_link_is_the_first_thing_the_keyboard_reaches(browser, server, ever
         assert page.locator(".skip-link").is_visible()
         page.keyboard.press("Enter")
         assert page.evaluate("() => document.activeElement.id") == "main", path
-    page.close()
 
 
-def test_charts_have_a_caption_a_data_table_and_nothing_of_plotly_in_the_tab_order(browser, server, every_page):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+def test_charts_have_a_caption_a_data_table_and_nothing_of_plotly_in_the_tab_order(tab, server, every_page):
+    page = tab(viewport={"width": 1280, "height": 800})
     charts = 0
     for path in every_page:
         page.goto(server + path)
@@ -355,7 +348,6 @@ def test_charts_have_a_caption_a_data_table_and_nothing_of_plotly_in_the_tab_ord
             assert box.is_visible() and box.locator("table tbody tr").count() > 0, f"{path}: {name}"
             toggle.click()
             assert not box.is_visible()
-    page.close()
     assert charts > 0
 
 
@@ -366,13 +358,12 @@ AXE_PARTS = 4
 
 @pytest.mark.parametrize("part", range(AXE_PARTS))
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_on_any_page(browser, server, every_page, scheme, part):
+def test_axe_finds_nothing_serious_on_any_page(tab, server, every_page, scheme, part):
     """axe-core's rules on every page, once per page and scheme (the decks and glossaries among them)."""
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
-    context = browser.new_context(bypass_csp=True, color_scheme=scheme)
-    page = context.new_page()
+    page = tab(bypass_csp=True, color_scheme=scheme)
     bad = []
     for path in every_page[part::AXE_PARTS]:
         page.goto(server + path)
@@ -381,7 +372,6 @@ def test_axe_finds_nothing_serious_on_any_page(browser, server, every_page, sche
         for v in axe.run(page).response["violations"]:
             if v["impact"] in ("serious", "critical"):
                 bad.append(f"/{path} ({scheme}): {v['id']} ({v['impact']}): {v['nodes'][0]['target']}")
-    context.close()
     assert bad == []
 
 
@@ -432,14 +422,13 @@ def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, server, e
 # ------------------------------------------------------------------------------------------------ print
 
 
-def test_print_drops_the_chrome_and_keeps_every_number(browser, server, every_page):
+def test_print_drops_the_chrome_and_keeps_every_number(tab, server, every_page):
     from io import BytesIO
 
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from pypdf import PdfReader
 
-    context = browser.new_context(color_scheme="dark")
-    page = context.new_page()
+    page = tab(color_scheme="dark")
     for path in every_page:
         page.goto(server + path)
         settle(page)
@@ -472,12 +461,11 @@ def test_print_drops_the_chrome_and_keeps_every_number(browser, server, every_pa
             last = pdf.pages[-1].extract_text().strip()
             assert last, f"{path}: the last printed page is blank"
         page.emulate_media(media="screen")
-    context.close()
 
 
-def test_a_charts_series_checkboxes_print_as_its_colour_key(browser, server, every_page):
+def test_a_charts_series_checkboxes_print_as_its_colour_key(tab, server, every_page):
     """On paper there is nothing to tick: each chart's series checkboxes print as a key of the series drawn."""
-    page = browser.new_page()
+    page = tab()
     checked = 0
     for path in every_page:
         page.goto(server + path)
@@ -501,5 +489,4 @@ def test_a_charts_series_checkboxes_print_as_its_colour_key(browser, server, eve
             assert first.is_visible(), f"{path}: a series drawn is missing from the printed key"
         page.emulate_media(media="screen")
         checked += 1
-    page.close()
     assert checked >= 6  # the explorers with series checkboxes

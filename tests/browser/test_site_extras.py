@@ -107,10 +107,10 @@ def results_pages(site_dir: Path, pages: list[str]) -> list[str]:
     return [p for p in pages if 'class="page results"' in (site_dir / p / "index.html").read_text(encoding="utf-8")]
 
 
-def test_every_results_table_downloads_as_csv_equal_to_its_cells(browser, server: str, site_dir: Path, pages) -> None:  # type: ignore[no-untyped-def]
+def test_every_results_table_downloads_as_csv_equal_to_its_cells(tab, server: str, site_dir: Path, pages) -> None:  # type: ignore[no-untyped-def]
     found = results_pages(site_dir, pages)
     assert found
-    page = browser.new_page()
+    page = tab()
     checked = 0
     for path in found:
         page.goto(server + path)
@@ -124,7 +124,6 @@ def test_every_results_table_downloads_as_csv_equal_to_its_cells(browser, server
                 rows = list(csv.reader(fh))
             assert rows == t["rows"], f"{path}{t['href']}: the CSV differs from the table"
             checked += 1
-    page.close()
     assert checked >= 20
 
 
@@ -166,9 +165,9 @@ VISIBLE_KEYS = """() => Array.from(document.querySelectorAll('.fig-table tbody t
 
 
 @pytest.mark.parametrize("width", [390, 1200])
-def test_the_figure_index_filters_and_fits_the_screen(browser, server: str, site_dir: Path, width: int) -> None:  # type: ignore[no-untyped-def]
+def test_the_figure_index_filters_and_fits_the_screen(tab, server: str, site_dir: Path, width: int) -> None:  # type: ignore[no-untyped-def]
     figures = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
-    page = browser.new_page(viewport={"width": width, "height": 800})
+    page = tab(viewport={"width": width, "height": 800})
     page.goto(server + "figures/")
     page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
     assert len(page.evaluate(VISIBLE_KEYS)) == len(figures)
@@ -188,7 +187,6 @@ def test_the_figure_index_filters_and_fits_the_screen(browser, server: str, site
     page.fill("#fig-filter-input", "no figure is called this")
     page.wait_for_function(f"() => ({VISIBLE_KEYS})().length === 0", timeout=5_000)
     assert "0 figures match" in (page.text_content("#fig-count") or "")
-    page.close()
 
 
 HEADING = re.compile(r'<h([23]) id="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
