@@ -37,7 +37,9 @@ class ResultsKind(Kind):
         rf = p.results
         assert rf is not None
         tables: list[tuple[str, str]] = []
-        body, toc = render_results(rf.text, rf.sections, r.md, r.renderer.registry.by_cell(rf.label), r.root, tables)
+        body, toc = render_results(
+            rf.text, rf.sections, r.md, r.renderer.registry.by_cell(rf.label), r.root, tables, here=p.url
+        )
         r.renderer.write_tables(p.url, tables)
         return {"body": Markup(body), "toc": toc, "source": rf.label, "meta": {}, "downloads": downloads(rf, r)}
 

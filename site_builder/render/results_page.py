@@ -65,13 +65,15 @@ def render_results(
     figures: dict[CellKey, Figure] | None = None,
     root: str = "",
     csv_files: list[tuple[str, str]] | None = None,
+    here: str | None = None,
 ) -> tuple[str, list[tuple[str, str]]]:
     """HTML of a results file (its text and its parsed tables) and its table of contents [(anchor, title)].
 
     ``figures`` maps the cells of this file that are figures' sources to their figures; each such cell shows
     the figure's link. As in :func:`mdtables.find_cell`, a figure names the first row whose leading cells match.
     With ``csv_files``, each table is also appended to it as a CSV file (its name under ``tables/``, its text:
-    the cells as shown) and linked under the table.
+    the cells as shown) and linked under the table. ``here``: the site path of the page shown (a figure whose cell
+    is on it links by fragment alone).
     """
     figures = figures or {}
     placed: set[str] = set()
@@ -82,7 +84,7 @@ def render_results(
             fig = figures.get((section, tuple(row[:width]), column))
             if fig is not None and fig.key not in placed:
                 placed.add(fig.key)
-                return fig_html(fig, root)
+                return fig_html(fig, root, here)
         return inline(md, row[ci])
 
     tables = {t.line: (s.title, t) for s in sections for t in s.tables}
