@@ -53,9 +53,15 @@ def fig_html(fig: Figure, root: str, here: str | None = None) -> str:
     return (
         f'<a class="fig" href="{escape(href)}" data-fig="{escape(fig.key)}" '
         f'data-file="{escape(s.file)}" data-section="{escape(s.section)}" '
-        f"data-row='{escape(json.dumps(list(s.row), ensure_ascii=False))}' data-col=\"{escape(s.column)}\">"
+        f"data-row='{_single_quoted(json.dumps(list(s.row), ensure_ascii=False))}' data-col=\"{escape(s.column)}\">"
         f"{escape(fig.text)}</a>"
     )
+
+
+def _single_quoted(value: str) -> str:
+    """``value`` escaped for an attribute in single quotes: a double quote stands as it is there (a row's JSON has
+    two per cell, and ``&quot;`` is six bytes), ``&``, ``<`` and ``'`` as references."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace("'", "&#39;")
 
 
 def _fig_rule(state: StateInline, silent: bool) -> bool:
