@@ -20,8 +20,8 @@
   var rows = []; // {tr, hay, group}
   var groups = {}; // group id -> {section, total, counters}
 
-  function describe(s) {
-    return s.file + " § " + s.section + " › " + s.row.join(" / ") + " › " + s.column;
+  function describe(s) { // one line, as site.js writes a figure link's source (site.js runs first)
+    return window.SiteSource.describe(s.file, s.section, s.row, s.column);
   }
 
   function el(tag, cls, text) {

@@ -13,13 +13,19 @@
   const script = document.currentScript;
   const ROOT = script && script.src ? script.src.replace(/assets\/js\/site\.js(?:[?#].*)?$/, "") : "";
 
-  // A figure link's source cell in one line ("file § section › row › column", as the figure index and
-  // Source.describe write it), from the link's data-file, data-section, data-row (a JSON list) and data-col.
+  // A source cell in one line, "file § section › row › column", as Source.describe writes it (results/figures.py):
+  // the card, the printed list of sources and the figure index (figures.js, which runs after this file) use it.
+  function describeSource(file, section, row, column) {
+    return file + " § " + section + " › " + row.join(" / ") + " › " + column;
+  }
+  window.SiteSource = { describe: describeSource };
+
+  // A figure link's source cell, from its data-file, data-section, data-row (a JSON list) and data-col.
   function sourceOf(a) {
     let row = [];
     try { row = JSON.parse(a.dataset.row || "[]"); } catch (e) { row = []; }
     if (!a.dataset.file) return "";
-    return a.dataset.file + " § " + a.dataset.section + " › " + row.join(" / ") + " › " + a.dataset.col;
+    return describeSource(a.dataset.file, a.dataset.section, row, a.dataset.col);
   }
 
   function closest(target, selector) {
