@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 
 from site_builder.content.plan import PlannedPage
 from site_builder.errors import BuildError
-from site_builder.results.figures import Registry, ResultsFile, row_anchor, slug
+from site_builder.results.figures import Registry, ResultsFile, slug
 
 TAG = re.compile(r"<[^>]*>")
 SPACE = re.compile(r"\s+")
@@ -105,7 +105,7 @@ def figure_groups(registry: Registry, files: dict[str, ResultsFile], root: str) 
     for f in sorted(registry.figures.values(), key=lambda f: f.key):
         s = f.source
         rows = by_file.setdefault(s.file, {}).setdefault(s.section, {})
-        rows.setdefault(f"{root}{s.page}#{row_anchor(s.section, s.row)}", []).append(f.key)
+        rows.setdefault(root + s.href(), []).append(f.key)
     groups = []
     for label, sections in by_file.items():
         if not sections:

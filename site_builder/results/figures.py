@@ -45,8 +45,12 @@ class Source:
     def describe(self) -> str:
         return f"{self.file} § {self.section} › {' / '.join(self.row)} › {self.column}"
 
+    def anchor(self) -> str:
+        """The id of the cell's row on its page."""
+        return row_anchor(self.section, self.row)
+
     def href(self) -> str:
-        return f"{self.page}#{row_anchor(self.section, self.row)}"
+        return f"{self.page}#{self.anchor()}"
 
 
 @dataclass(frozen=True)
@@ -276,7 +280,7 @@ class Registry:
                     "row": list(f.source.row),
                     "column": f.source.column,
                     "page": f.source.page,
-                    "anchor": row_anchor(f.source.section, f.source.row),
+                    "anchor": f.source.anchor(),
                 },
                 "pages": sorted(self.used_on.get(f.key, ())),
                 **({"published": published[f.key]} if f.key in published else {}),
