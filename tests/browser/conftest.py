@@ -6,12 +6,14 @@ import fcntl
 import functools
 import http.server
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from site_builder.build import Options, build
+from tests.browser.tabs import TABS
 from tests.conftest import PROJECT, REFERENCE, VENDOR
 
 CHROMIUM = "/usr/bin/chromium"
@@ -86,39 +88,20 @@ def pages(site_dir: Path) -> list[str]:
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}  # Playwright's, for a context made without one
 
 
-@pytest.fixture(scope="session")
-def _free_tabs() -> dict[str, list[object]]:
-    return {}
-
-
 @pytest.fixture
-def tab(browser, _free_tabs: dict[str, list[object]]) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
+def tab(browser) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
     """``tab(**options)``: a tab of a browser context made with ``options`` (Playwright's ``new_context`` arguments),
-    for a test that adds no listener to it. Tabs are kept between tests: opening one starts a renderer and loads
-    every script afresh, which cost more than the page it opened. After the test the tab is given back on
-    about:blank, its storage cleared and print emulation off; the next test gets it at the viewport asked for."""
-    taken: list[tuple[str, object]] = []
+    for a test that adds no listener to it, kept between tests (tests/browser/tabs.py)."""
+    taken: list[tuple[Hashable, object]] = []
 
-    def take(**options: object) -> object:
-        key = repr(sorted(options.items()))
-        free = _free_tabs.setdefault(key, [])
-        while free:
-            page = free.pop()
-            if not page.is_closed():  # type: ignore[attr-defined]
-                page.set_viewport_size(options.get("viewport", DEFAULT_VIEWPORT))  # type: ignore[attr-defined]
-                break
-        else:
-            page = browser.new_context(**options).new_page()
+    def take(**options: Any) -> object:
+        key = ("context", id(browser), repr(sorted(options.items())))
+        page = TABS.take(
+            key, options.get("viewport", DEFAULT_VIEWPORT), lambda: browser.new_context(**options).new_page()
+        )
         taken.append((key, page))
         return page
 
     yield take
     for key, page in taken:
-        try:
-            page.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")  # type: ignore[attr-defined]
-            page.emulate_media(media="null")  # type: ignore[attr-defined]
-            page.goto("about:blank")  # type: ignore[attr-defined]
-        except Exception:  # a tab the test left unusable is not reused
-            page.context.close()  # type: ignore[attr-defined]
-            continue
-        _free_tabs[key].append(page)
+        TABS.give_back(key, page)

@@ -23,6 +23,7 @@ import pytest
 
 from site_builder.build import Options, build
 from site_builder.explorers import EXPLORERS
+from tests.browser.tabs import TABS
 from tests.conftest import PROJECT, REFERENCE, VENDOR
 
 CHARTS = tuple(EXPLORERS)
@@ -67,40 +68,18 @@ def site_url() -> str:
     return f"http://127.0.0.1:{srv.server_address[1]}/"
 
 
-# Tabs kept open between tests, by browser, viewport and init script: a test takes a free one (or a new one) and gives it
-# back on about:blank with its storage cleared. Opening a tab starts a renderer process and compiles Plotly again,
-# which cost about three times what loading the explorer page into an open tab costs.
-_FREE_TABS: dict[tuple[int, tuple[int, int], str], list[Any]] = {}
 CSP_RECORD = (
     "window.__csp = []; document.addEventListener('securitypolicyviolation',"
     " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
 )
 
 
-def _take_tab(browser: Any, viewport: dict[str, int], init: str) -> tuple[Any, tuple[int, tuple[int, int], str]]:
-    key = (id(browser), (viewport["width"], viewport["height"]), init)
-    free = _FREE_TABS.setdefault(key, [])
-    while free:
-        p = free.pop()
-        if not p.is_closed():
-            p.set_viewport_size(viewport)  # a test may have resized it
-            return p, key
+def _new_tab(browser: Any, viewport: dict[str, int], init: str) -> Any:
     p = browser.new_page(viewport=viewport)
     p.add_init_script(CSP_RECORD)
     if init:
         p.add_init_script(init)
-    return p, key
-
-
-def _give_back(p: Any, key: tuple[int, tuple[int, int], str]) -> None:
-    try:
-        p.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
-        p.goto("about:blank")
-    except Exception:  # a tab the test left unusable is closed, not reused
-        if not p.is_closed():
-            p.close()
-        return
-    _FREE_TABS.setdefault(key, []).append(p)
+    return p
 
 
 def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT, init: str = "") -> Iterator[Any]:
@@ -108,7 +87,9 @@ def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT, ini
     empty and no CSP violation recorded (a request that leaves the server is one). ``init``: a script run in the
     page before any of its own."""
     origin = site_url()
-    p, key = _take_tab(browser, viewport, init)
+    # a tab kept between tests (tests/browser/tabs.py), by browser, viewport and init script
+    key = ("explorer", id(browser), (viewport["width"], viewport["height"]), init)
+    p = TABS.take(key, viewport, lambda: _new_tab(browser, viewport, init))
     problems: list[str] = []
     listeners: list[tuple[str, Callable[[Any], None]]] = [
         (
@@ -132,7 +113,7 @@ def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT, ini
     finally:
         for event, listener in listeners:
             p.remove_listener(event, listener)
-        _give_back(p, key)
+        TABS.give_back(key, p)
     assert violations == [], f"CSP violations: {violations}"
     assert problems == [], problems
 
