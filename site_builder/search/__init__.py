@@ -5,10 +5,15 @@ terms (:mod:`.terms`: the normalisation the search box repeats in ``static/js/se
 record is cached under a SHA-256 of its HTML and of the extraction code (:mod:`.records`), so a build
 re-reads only the pages whose HTML changed; the index is then assembled from the records:
 
-- ``search/index.json``: the pages (URL, title, number of words, fragment file) sorted by URL, every term
-  (sorted) and, in the same order, its postings (page number, weighted term frequency, for each page holding
-  it): all the search box needs to rank pages (BM25) as the reader types. Two parallel lists rather than an
-  object of terms: JSON writes them faster, and a term never becomes an object key (``"3"`` would be reordered);
+- ``search/index.json``: the pages (URL, title, number of words, fragment file) sorted by URL, and the term
+  files by the first character of their terms: what the search box loads first;
+- ``search/terms/<sha256>.json``: the terms that begin with one character (sorted) and, in the same order, their
+  postings (page number, weighted term frequency, for each page holding it). The search box fetches only the
+  files of the characters its query's words begin with, and what it needs to rank pages (BM25) is in them. Two
+  parallel lists rather than an object of terms: JSON writes them faster, and a term never becomes an object key
+  (``"3"`` would be reordered). An edit that changes a few words of a page rewrites only the files of the terms
+  whose counts changed (the others are linked from the previous index), and a browser keeps every file whose
+  name did not change;
 - ``search/fragments/<sha256>.json``: one per page, named by the SHA-256 of its bytes (a browser may cache
   it for good): the page's title, words and anchors, fetched only for the pages a search shows.
 
@@ -26,7 +31,7 @@ import json
 import os
 import shutil
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +45,8 @@ from site_builder.search.records import Record, code_key, dumps, make_record, re
 FOLDER = "search"
 INDEX = "index.json"
 FRAGMENTS = "fragments"
-FORMAT = 2
+TERMS = "terms"
+FORMAT = 3
 """The index's layout, written into it; ``static/js/search.js`` reads this one."""
 PARALLEL_FROM = 4  # pages to extract from which half of them are extracted in a forked process
 
@@ -116,8 +122,26 @@ class Assembly:
                 p.append(i)
                 p.append(count)
 
-    def bytes(self) -> bytes:
-        return _index_bytes(self.pages, self.postings)
+    def files(self) -> Files:
+        shards: dict[str, dict[str, Sequence[int]]] = {}
+        for term, p in self.postings.items():
+            shards.setdefault(shard_of(term), {})[term] = p
+        data = {c: _shard_bytes(postings) for c, postings in shards.items()}
+        names = {c: stored.fragment_name(d) for c, d in data.items()}
+        return Files(_index_bytes(self.pages, names), {names[c]: d for c, d in data.items()})
+
+
+@dataclass(frozen=True)
+class Files:
+    """What the index writes: index.json's bytes, and each term file's bytes by its name."""
+
+    index: bytes
+    terms: dict[str, bytes]
+
+
+def shard_of(term: str) -> str:
+    """The term file a term is in: its first character (``static/js/search_index.js`` shardOf, a code point)."""
+    return term[0]
 
 
 def _page_entry(url: str, rec: Record) -> list[Any]:
@@ -125,17 +149,20 @@ def _page_entry(url: str, rec: Record) -> list[Any]:
     return [url, rec.title, rec.words, rec.name]
 
 
-def _index_bytes(pages: list[list[Any]], postings: dict[str, Sequence[int]]) -> bytes:
-    """The index: its pages, and its terms (sorted) with their postings in the same order. The bytes of
-    ``dumps({"format": FORMAT, "pages": pages, "postings": [postings[t] for t in terms], "terms": terms})``, written
-    a posting list at a time (no list of every posting as Python objects, and no second copy of the text)."""
+def _index_bytes(pages: list[list[Any]], names: dict[str, str]) -> bytes:
+    """index.json: the pages, and the name of each character's term file (its bytes' SHA-256, as a fragment's)."""
+    return dumps({"format": FORMAT, "pages": pages, "terms": sorted([c, n] for c, n in names.items())})
+
+
+def _shard_bytes(postings: Mapping[str, Sequence[int]]) -> bytes:
+    """A term file: its terms (sorted) and their postings in the same order. The bytes of
+    ``dumps({"postings": [postings[t] for t in terms], "terms": terms})``, written a posting list at a time (no list
+    of every posting as Python objects, and no second copy of the text)."""
     terms = sorted(postings)
     out = io.BytesIO()
-    out.write(b'{"format":%d,"pages":' % FORMAT)
-    out.write(dumps(pages))
-    out.write(b',"postings":')
+    out.write(b'{"postings":')
     lists = [postings[t] for t in terms]
-    if all(type(p) is list for p in lists):  # an index patched from the last one: the JSON encoder writes them
+    if all(type(p) is list for p in lists):  # a file patched from the last one: the JSON encoder writes them
         out.write(dumps(lists))
     else:  # machine arrays (an index assembled anew), a posting list at a time
         out.write(b"[")
@@ -221,28 +248,33 @@ def build_index(
         if updated is None:  # a failed phase leaves no index behind
             shutil.rmtree(target, ignore_errors=True)
         raise
-    links: list[str] = []
+    links: list[tuple[str, str]] = []
     if updated is not None:
+        assert previous is not None
         try:
-            index, fragments, links = _patch(updated[1], updated[2], records, urls)
-        except (ValueError, KeyError, TypeError, IndexError):  # the old index is not what its records make
+            files, fragments, links = _patch(previous.folder, updated[1], updated[2], records, urls)
+        except (OSError, ValueError, KeyError, TypeError, IndexError):  # the old index is not what its records make
             return build_index(out, cache, digests)
     else:
         assert assembling is not None and not records  # every page added, its fragment written already
-        index, fragments = assembling.bytes(), assembling.fragments
+        files, fragments = assembling.files(), assembling.fragments
 
     def write() -> None:
         if updated is not None:
             (target / FRAGMENTS).mkdir(parents=True)
             for name, data in fragments.items():
                 (target / FRAGMENTS / f"{name}.json").write_bytes(data)
-        (target / INDEX).write_bytes(index)
-        for name in links:
+        (target / TERMS).mkdir()
+        for name, data in files.terms.items():
+            (target / TERMS / f"{name}.json").write_bytes(data)
+        (target / INDEX).write_bytes(files.index)
+        for folder, name in links:
             assert previous is not None
-            os.link(previous.folder / FOLDER / FRAGMENTS / f"{name}.json", target / FRAGMENTS / f"{name}.json")
+            os.link(previous.folder / FOLDER / folder / f"{name}.json", target / folder / f"{name}.json")
 
     _writing(write)
-    return 1 + len(fragments) + len(links), len(urls) - len(todo)
+    n_terms = len(files.terms) + sum(1 for folder, _ in links if folder == TERMS)
+    return 1 + n_terms + len(fragments) + sum(1 for folder, _ in links if folder == FRAGMENTS), len(urls) - len(todo)
 
 
 def _writing(write: Callable[[], object]) -> None:
@@ -255,8 +287,9 @@ def _writing(write: Callable[[], object]) -> None:
 def _updated(
     previous: Previous, code: str, urls: list[str], keys: list[str], store: ResultsCache
 ) -> tuple[list[int], dict[str, Any], dict[int, Record]] | None:
-    """The pages that changed since ``previous``, its index and their old records; None when the index has to be
-    assembled anew (another code, other pages, an index or old record that cannot be read, or most pages changed)."""
+    """The pages that changed since ``previous``, its index.json and their old records; None when the index has to
+    be assembled anew (another code, other pages, an index or old record that cannot be read, or most pages
+    changed)."""
     if previous.code != code:
         return None
     old_keys = [record_key(code, d) if (d := previous.digests.get(url[1:])) is not None else "" for url in urls]
@@ -266,8 +299,6 @@ def _updated(
     try:
         old = json.loads((previous.folder / FOLDER / INDEX).read_bytes())
         if not (isinstance(old, dict) and old.get("format") == FORMAT and [p[0] for p in old["pages"]] == urls):
-            return None
-        if len(old["terms"]) != len(old["postings"]):
             return None
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return None
@@ -281,30 +312,56 @@ def _updated(
 
 
 def _patch(
-    old: dict[str, Any], olds: dict[int, Record], news: dict[int, Record], urls: list[str]
-) -> tuple[bytes, dict[str, bytes], list[str]]:
-    """The index ``old`` with the records ``olds`` of its pages replaced by ``news``; the fragments to write
-    (the new records') and those to link from the previous index (every other page's)."""
-    postings: dict[str, list[int]] = dict(zip(old["terms"], old["postings"], strict=True))
-    for i, rec in olds.items():
-        for term in rec.counts:
-            p = postings[term]
+    folder: Path, old: dict[str, Any], olds: dict[int, Record], news: dict[int, Record], urls: list[str]
+) -> tuple[Files, dict[str, bytes], list[tuple[str, str]]]:
+    """The index ``old`` (index.json of the output ``folder``) with the records ``olds`` of its pages replaced by
+    ``news``: the files to write (index.json, the term files of the terms whose counts changed, the new records'
+    fragments) and those to link from the previous index (as (folder, name): every other term file and
+    fragment)."""
+    names: dict[str, str] = {}
+    for c, name in old["terms"]:
+        if type(c) is not str or type(name) is not str or not name.isalnum():
+            raise ValueError("a term file of index.json is not a character and a file name")
+        names[c] = name
+    changes: list[tuple[str, int, int, int]] = []  # (term, page, its old count or 0, its new count or 0)
+    for i, new in news.items():
+        before, after = olds[i].counts, new.counts
+        changes += [(t, i, before.get(t, 0), after.get(t, 0)) for t in before.keys() | after.keys()]
+    changes = sorted(x for x in changes if x[2] != x[3])
+    shards: dict[str, dict[str, list[int]]] = {}  # the term files that change, as term -> postings
+    for term, i, a, b in changes:
+        c = shard_of(term)
+        postings = shards.get(c)
+        if postings is None:
+            postings = shards[c] = {}
+            if c in names:
+                data = json.loads((folder / FOLDER / TERMS / f"{names[c]}.json").read_bytes())
+                postings.update(zip(data["terms"], data["postings"], strict=True))
+        p = postings.get(term)
+        if a:
+            if p is None:
+                raise KeyError(term)
             at = p[0::2].index(i)
             del p[2 * at : 2 * at + 2]
-            if not p:
-                del postings[term]
-    for i, rec in news.items():
-        for term, count in rec.counts.items():
-            p = postings.get(term)
+        if b:
             if p is None:
-                postings[term] = [i, count]
-            else:
-                at = bisect.bisect_left(p[0::2], i)
-                p[2 * at : 2 * at] = [i, count]
+                p = postings[term] = []
+            at = bisect.bisect_left(p[0::2], i)
+            p[2 * at : 2 * at] = [i, b]
+        if p is not None and not p:
+            del postings[term]
+    written: dict[str, bytes] = {}
+    for c, postings in shards.items():
+        names.pop(c, None)
+        if postings:
+            written[c] = _shard_bytes(postings)
+            names[c] = stored.fragment_name(written[c])
     pages = [list(page) for page in old["pages"]]
     for i, rec in news.items():
         pages[i] = _page_entry(urls[i], rec)
-    index = _index_bytes(pages, postings)
+    files = Files(_index_bytes(pages, names), {names[c]: data for c, data in written.items()})
     fragments = {rec.name: rec.fragment for rec in news.values()}
-    links = sorted({page[3] for i, page in enumerate(pages) if i not in news} - fragments.keys())
-    return index, fragments, links
+    links = [(TERMS, name) for name in sorted(set(names.values()) - files.terms.keys())]
+    unchanged = {page[3] for i, page in enumerate(pages) if i not in news} - fragments.keys()
+    links += [(FRAGMENTS, name) for name in sorted(unchanged)]
+    return files, fragments, links

@@ -17,6 +17,7 @@ from urllib.parse import urldefrag, urljoin
 import pytest
 
 from site_builder.search.terms import terms
+from tests.search_index import read_index
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +58,7 @@ def lands(page, href: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def index_of(site_dir: Path) -> dict:
-    return json.loads((site_dir / "search" / "index.json").read_bytes())
+    return read_index(site_dir / "search")
 
 
 def fragments_of(site_dir: Path) -> dict[str, dict]:
@@ -70,7 +71,7 @@ def fragments_of(site_dir: Path) -> dict[str, dict]:
 
 def test_the_index_is_built_and_the_box_is_on_every_page(site_dir: Path, pages: list[str]) -> None:
     index = index_of(site_dir)
-    assert index["format"] == 2
+    assert index["format"] == 3
     assert index["terms"] == sorted(set(index["terms"])) and len(index["postings"]) == len(index["terms"])
     assert [url for url, *_ in index["pages"]] == sorted("/" + p for p in pages)
     fragments = sorted(p.stem for p in (site_dir / "search" / "fragments").glob("*.json"))

@@ -23,6 +23,7 @@ from site_builder.search import records
 from site_builder.search.extract import extract
 from tests.build.test_bad_inputs import Sandbox, box, built_site, leftovers, tree_digest
 from tests.conftest import PROJECT
+from tests.search_index import read_index
 
 __all__ = ["box", "built_site"]  # the fixtures: a sandbox holding a copy of one good build, and that build
 
@@ -81,8 +82,9 @@ def test_a_build_reads_only_the_pages_that_changed(box: Sandbox, capsys: pytest.
     assert main(box.args()) == 0
     files, pages, extracted, cached = phase(capsys.readouterr().out)
     assert (extracted, cached) == (1, pages - 1)
-    assert files == 1 + pages  # the index and one fragment per page
-    index = json.loads((box.out / "search" / "index.json").read_bytes())
+    index = read_index(box.out / "search")
+    term_files = len(list((box.out / "search" / "terms").iterdir()))
+    assert files == 1 + term_files + pages  # index.json, the term files and one fragment per page
     (optics,) = [p for p in index["pages"] if p[0] == "/cit/optics/"]
     fragment = json.loads((box.out / "search" / "fragments" / f"{optics[3]}.json").read_bytes())
     assert fragment["words"].endswith("A sentence about a zeugma, added for the search phase.")
@@ -112,17 +114,24 @@ def files_of(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def built(site: Path, cache: Path | None) -> int:
+    """The index of ``site`` built: how many pages' records came from the cache (the files it counts, counted)."""
+    files, cached = search.build_index(site, cache)
+    assert files == len(files_of(site / "search"))
+    return cached
+
+
 def test_an_unchanged_page_reuses_its_record_and_gives_the_same_bytes(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     one = tiny_site(tmp_path / "one", "photonic transit")
-    assert search.build_index(one, cache) == (3, 0)
+    assert built(one, cache) == 0
     two = tiny_site(tmp_path / "two", "photonic transit")
-    assert search.build_index(two, cache) == (3, 2)
+    assert built(two, cache) == 2
     assert files_of(two / "search") == files_of(one / "search")
     changed = tiny_site(tmp_path / "three", "photonic transit, changed")
-    assert search.build_index(changed, cache) == (3, 1)  # the second page's record is reused
+    assert built(changed, cache) == 1  # the second page's record is reused
     uncached = tiny_site(tmp_path / "four", "photonic transit, changed")
-    assert search.build_index(uncached, None) == (3, 0)
+    assert built(uncached, None) == 0
     assert files_of(uncached / "search") == files_of(changed / "search")
 
 
@@ -149,7 +158,7 @@ def test_a_damaged_record_is_extracted_again(tmp_path: Path, damage: str) -> Non
             data = head[:-64] + records.hashlib.sha256(body).hexdigest().encode() + b"\n" + body
         entry.write_bytes(data)
     two = tiny_site(tmp_path / "two", "photonic transit")
-    assert search.build_index(two, cache) == (3, 0)  # nothing trusted
+    assert built(two, cache) == 0  # nothing trusted
     assert files_of(two / "search") == files_of(one / "search")
     assert all(records.decode(e.read_bytes().split(b"\n", 1)[1]) is not None for e in entries)  # written again
 
@@ -228,8 +237,9 @@ def test_what_a_page_gives_the_index() -> None:
 def index_bytes_in_a_process(folder: Path, seed: str) -> bytes:
     code = (
         "import sys; from pathlib import Path; from site_builder import search; "
-        "search.build_index(Path(sys.argv[1]), None); "
-        "sys.stdout.buffer.write((Path(sys.argv[1]) / 'search' / 'index.json').read_bytes())"
+        "search.build_index(Path(sys.argv[1]), None); folder = Path(sys.argv[1]) / 'search'; "
+        "sys.stdout.buffer.write(b''.join(f.relative_to(folder).as_posix().encode() + b'\\0' + f.read_bytes() + b'\\0' "
+        "for f in sorted(folder.rglob('*.json'))))"
     )
     env = {**os.environ, "PYTHONHASHSEED": seed}
     return subprocess.run(
@@ -241,7 +251,7 @@ def test_the_index_is_the_same_in_any_process(tmp_path: Path) -> None:
     text = "Photonic transit, trained; all-reduce against all-gather (wire bytes) at 3.686 and 31,666,944 bytes"
     one = index_bytes_in_a_process(tiny_site(tmp_path / "one", text), "1")
     two = index_bytes_in_a_process(tiny_site(tmp_path / "two", text), "2")
-    assert one == two and one.startswith(b'{"format":2,')
+    assert one == two and b'index.json\0{"format":3,' in one
 
 
 def several_pages(folder: Path, n: int) -> Path:
@@ -258,7 +268,7 @@ def test_pages_read_in_a_forked_process_give_the_same_index(tmp_path: Path, monk
     code = (
         "import sys; from pathlib import Path; from site_builder import processes, search; real = processes.Beside; "
         "forks = []; processes.Beside = lambda fn: forks.append(1) or real(fn); "
-        "print(len(forks) if search.build_index(Path(sys.argv[1]), None) == (1 + 8, 0) else 'wrong counts', end='')"
+        "print(len(forks) if search.build_index(Path(sys.argv[1]), None)[1] == 0 else 'wrong counts', end='')"
     )
     forked = several_pages(tmp_path / "forked", 6)
     env = {k: v for k, v in os.environ.items() if k != "SITE_BUILDER_JOBS"}
@@ -351,12 +361,23 @@ def test_an_update_reads_only_the_pages_that_changed(tmp_path: Path, monkeypatch
     got: list[str] = []
     monkeypatch.setattr(records, "get", lambda cache, url, key: got.append(key) or real_get(cache, url, key))
     previous = search.Previous(tmp_path / "old", search.code_key(), old_digests)
-    assert search.build_index(tmp_path / "new", tmp_path / "cache", new_digests, previous) == (5, 3)
+    files, cached = search.build_index(tmp_path / "new", tmp_path / "cache", new_digests, previous)
+    assert cached == 3 and files == len(files_of(tmp_path / "new" / "search"))
     assert read == ["p2"] and len(got) == 2  # the changed page, and its old and new records
-    old_fragments = {f.name: f.stat().st_ino for f in (tmp_path / "old" / "search" / "fragments").iterdir()}
-    new_fragments = {f.name: f.stat().st_ino for f in (tmp_path / "new" / "search" / "fragments").iterdir()}
+
+    def inodes(folder: str, sub: str) -> dict[str, int]:
+        return {f.name: f.stat().st_ino for f in (tmp_path / folder / "search" / sub).iterdir()}
+
+    old_fragments, new_fragments = inodes("old", "fragments"), inodes("new", "fragments")
     kept = old_fragments.keys() & new_fragments.keys()
     assert len(kept) == 3 and all(old_fragments[n] == new_fragments[n] for n in kept)  # linked, not written
+    # the term files of the characters whose terms' counts did not change ("band" kept its count) are linked;
+    # "lens" went and "kernel" came: their characters' files changed
+    old_terms, new_terms = inodes("old", "terms"), inodes("new", "terms")
+    changed = {"l", "k"}
+    index = json.loads((tmp_path / "new" / "search" / "index.json").read_bytes())
+    for character, name in index["terms"]:
+        assert (new_terms[f"{name}.json"] == old_terms.get(f"{name}.json")) is (character not in changed), character
     fresh = tmp_path / "fresh"
     word_site(fresh, [*texts[:2], ["band", "kernel"], texts[3]])
     search.build_index(fresh, None)
@@ -383,7 +404,7 @@ def test_one_parse_gives_both_readers_what_each_reads_on_its_own(built_site: Pat
     )
 )
 def test_the_index_is_written_as_json_would_write_it(counts: list[dict[str, int]]) -> None:
-    """The index is written a posting list at a time from machine arrays: the bytes of dumping it whole."""
+    """The term files are written a posting list at a time from machine arrays: the bytes of dumping each whole."""
     assembly = search.Assembly()
     whole: dict[str, list[int]] = {}
     for i, c in enumerate(counts):
@@ -392,6 +413,13 @@ def test_the_index_is_written_as_json_would_write_it(counts: list[dict[str, int]
         assembly.add(f"/p{i}/", rec)
         for term, n in c.items():
             whole.setdefault(term, []).extend((i, n))
-    terms = sorted(whole)
-    expected = {"format": search.FORMAT, "pages": assembly.pages, "postings": [whole[t] for t in terms], "terms": terms}
-    assert assembly.bytes() == records.dumps(expected)
+    files = assembly.files()
+    names: dict[str, str] = {}
+    for character in sorted({t[0] for t in whole}):
+        terms = sorted(t for t in whole if t[0] == character)
+        data = records.dumps({"postings": [whole[t] for t in terms], "terms": terms})
+        names[character] = records.fragment_name(data)
+        assert files.terms[names[character]] == data
+    assert len(files.terms) == len(names)
+    terms = [[c, names[c]] for c in sorted(names)]
+    assert files.index == records.dumps({"format": search.FORMAT, "pages": assembly.pages, "terms": terms})

@@ -1,10 +1,11 @@
 /* The header's search box, on the site's own full-text index (search/, written by the build's search phase:
  * site_builder/search/).
  *
- * When the reader starts searching it loads search/index.json (every term with the pages holding it) and
- * search_index.js (the build's word normalisation, rule for rule, and the ranking: BM25; every query word must
- * match, the last one also as a prefix, as it is typed, else the pages matching most of the words come first).
- * Only the shown pages' fragments (their words and anchors) are fetched, and the matches found in them.
+ * When the reader starts searching it loads search/index.json (the pages, and the term file of each first
+ * character) and search_index.js (the build's word normalisation, rule for rule, and the ranking: BM25; every
+ * query word must match, the last one also as a prefix, as it is typed, else the pages matching most of the words
+ * come first). Only the term files of the characters the query's words begin with are fetched (each once), and
+ * only the shown pages' fragments (their words and anchors), and the matches found in them.
  *
  * Each result lands where its words are: on the slide, section, table row or glossary entry that holds them
  * (the last element with an id before the first match, from the anchors the build records), not only on the
@@ -24,12 +25,13 @@
   var HEADING = /^h[1-6]$/;
   var KEY = /^[a-z][\w-]*(\.[\w-]+)+$/i; // a figure key, e.g. exp.final.B
   var KEY_WORD = /^[a-z][\w-]*(\.[\w-]+){2,}\.$/i; // a key as indexed beside its number ("exp.final.B.")
-  var FORMAT = 2; // the index layout this script reads (site_builder/search/__init__.py)
+  var FORMAT = 3; // the index layout this script reads (site_builder/search/__init__.py)
   var MAX_PAGES = 8;
   var MAX_PER_PAGE = 3;
   var DEBOUNCE_MS = 100;
   var loading = null;
   var fragments = new Map(); // file name: a promise of its parsed fragment
+  var termFiles = new Map(); // file name: a promise of its parsed term file
   var seq = 0;
   var timer = 0;
 
@@ -69,6 +71,34 @@
       });
     }
     return loading;
+  }
+
+  /* The query's groups of terms (SearchIndex.groups), once every term file they look in is added. */
+  function grouped(idx, query) {
+    var S = window.SearchIndex;
+    var gs = S.groups(idx, query);
+    var wanted = S.missing(idx);
+    if (!wanted.length) return Promise.resolve(gs);
+    return Promise.all(
+      wanted.map(function (w) {
+        return termFile(w.file).then(function (raw) {
+          S.add(idx, w.character, raw);
+        });
+      }),
+    ).then(function () {
+      return grouped(idx, query);
+    });
+  }
+
+  function termFile(name) {
+    if (!termFiles.has(name)) {
+      var p = getJSON("search/terms/" + name + ".json");
+      p.catch(function () {
+        termFiles.delete(name);
+      });
+      termFiles.set(name, p);
+    }
+    return termFiles.get(name);
   }
 
   function fragment(name) {
@@ -272,8 +302,15 @@
     return load()
       .then(function (idx) {
         if (mine !== seq) return null;
+        return grouped(idx, query).then(function (gs) {
+          return { idx: idx, gs: gs };
+        });
+      })
+      .then(function (got) {
+        if (!got || mine !== seq) return null;
         var S = window.SearchIndex;
-        var gs = S.groups(idx, query);
+        var idx = got.idx;
+        var gs = got.gs;
         var ranked = gs.length ? S.rank(idx, gs) : { pages: [], partial: false };
         var key = KEY.test(query);
         var top = ranked.pages.slice(0, key ? 3 * MAX_PAGES : MAX_PAGES);

@@ -2,9 +2,11 @@
  *
  * - terms(word): site_builder/search/terms.py in JavaScript, rule for rule (its docstring states them);
  *   tests/browser/test_search.py requires the Python terms for every distinct word of the built site;
- * - prepare(index): search/index.json (pages, terms and their postings) as the query needs it;
+ * - prepare(index): search/index.json (the pages, and the term file of each first character) as the query needs it;
  * - groups(index, query): each query word as the index terms it stands for (the last word also as a prefix, and
- *   typed part way into an ending the stemmer removes, as the stem it completes to);
+ *   typed part way into an ending the stemmer removes, as the stem it completes to). A term is looked up only in
+ *   the term files added so far; missing(index) lists the characters whose files it looked for and did not have:
+ *   add(index, character, file) each of them, and call groups again, until none is missing;
  * - rank(index, groups): BM25 over pages, every word required, else the pages matching most of them first;
  * - locations(fragment, wanted): the indices of a page's words with a wanted term.
  *
@@ -91,30 +93,64 @@
   var B = 0.75;
   var NEAR = 0.7; // a term matched by a prefix or a completed ending counts this much of an exact match
 
-  /* The index as the search needs it: pages, each term's postings, the terms in order, the mean page length. */
+  /* The index as the search needs it: pages, the term files by character (none added yet), the terms of the files
+     added and their postings, those terms in order, the mean page length. */
   function prepare(raw, format) {
     if (!raw || raw.format !== format) throw new Error("search index format " + (raw && raw.format));
     var pages = raw.pages.map(function (p) {
       return { url: p[0], title: p[1], words: p[2], fragment: p[3] };
     });
-    var postings = new Map();
-    raw.terms.forEach(function (t, i) {
-      postings.set(t, raw.postings[i]);
+    var files = new Map();
+    raw.terms.forEach(function (f) {
+      files.set(f[0], f[1]);
     });
     var total = pages.reduce(function (n, p) {
       return n + p.words;
     }, 0);
     return {
       pages: pages,
-      terms: postings,
-      sorted: Array.from(postings.keys()).sort(),
+      files: files,
+      added: new Set(),
+      missing: new Set(),
+      terms: new Map(),
+      sorted: [],
       avg: pages.length ? total / pages.length || 1 : 1,
     };
+  }
+
+  /* The term file a term is in: its first character (a code point; site_builder/search/__init__.py shard_of). */
+  function shardOf(term) {
+    return String.fromCodePoint(term.codePointAt(0));
+  }
+
+  /* The term is looked up (and every term it begins): its file is noted as missing when not added yet. */
+  function need(idx, term) {
+    var c = shardOf(term);
+    if (idx.files.has(c) && !idx.added.has(c)) idx.missing.add(c);
+  }
+
+  /* The characters whose term files the last groups() call needed and did not have (each with its file name). */
+  function missing(idx) {
+    return Array.from(idx.missing).map(function (c) {
+      return { character: c, file: idx.files.get(c) };
+    });
+  }
+
+  /* A term file (search/terms/<name>.json: its terms and their postings) added to the index. */
+  function add(idx, c, raw) {
+    if (idx.added.has(c)) return;
+    raw.terms.forEach(function (t, i) {
+      idx.terms.set(t, raw.postings[i]);
+    });
+    idx.added.add(c);
+    idx.missing.delete(c);
+    idx.sorted = Array.from(idx.terms.keys()).sort();
   }
 
   /* The index terms one query word stands for: {term: weight}. The last word also matches the terms it begins
      and, typed part way into an ending the stemmer removes ("trainin"), the stem it completes to. */
   function matches(idx, word, last) {
+    need(idx, word); // the terms it begins are in the same file
     var out = new Map();
     if (idx.terms.has(word)) out.set(word, 1);
     if (!last) return out;
@@ -137,6 +173,7 @@
         var typed = suffix.slice(0, k);
         if (raw.length > k && raw.slice(raw.length - k) === typed) {
           var t = terms(raw.slice(0, raw.length - k) + suffix)[0];
+          if (t) need(idx, t);
           if (t && idx.terms.has(t) && !out.has(t)) out.set(t, NEAR);
         }
       }
@@ -231,6 +268,9 @@
     stem: stem,
     base: base,
     prepare: prepare,
+    shardOf: shardOf,
+    missing: missing,
+    add: add,
     groups: groups,
     rank: rank,
     wanted: wanted,
