@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from site_builder.content.decks import SOURCE_DOCS, Slide, SourceLink, SourceRef, split_slides
+from site_builder.content.decks import SOURCE_DOCS, Slide, SlideHead, SourceLink, SourceRef, slide_heads, split_slides
 from site_builder.content.glossary import GROUPS, Term
 from site_builder.content.pages import Page
 from site_builder.content.parse import Parsed, check_refs
@@ -34,8 +34,15 @@ class DeckInfo:
     page: PlannedPage
     label: str  # "FOptTrn 01"
     summary: str
-    slides: list[Slide]
+    heads: list[SlideHead]  # what the rest of the site reads of its slides
     sources: dict[int, list[SectionLink]] = field(default_factory=dict)
+
+    @property
+    def slides(self) -> list[Slide]:
+        """Its slides with their text, for its own render: split again from its page (the same split its heads
+        came from, now or in an earlier build from the same text and code)."""
+        assert self.page.parsed is not None
+        return split_slides(self.page.parsed.page)
 
     @property
     def pdf(self) -> str:
@@ -52,7 +59,7 @@ class DeckInfo:
         return (p.parsed.page, p.url, p.kind.name, p.made_from, p.title, p.series, p.nav, p.nav_order)
 
     def listing(self) -> DeckListing:
-        return DeckListing(self.label, self.page.url, self.page.title, self.summary, self.pdf, len(self.slides) + 1)
+        return DeckListing(self.label, self.page.url, self.page.title, self.summary, self.pdf, len(self.heads) + 1)
 
 
 @dataclass(frozen=True)
@@ -89,11 +96,13 @@ def decks_of(
     plan: list[PlannedPage],
     files: dict[str, ResultsFile],
     terms: dict[str, Term],
-    split: Callable[[Page], list[Slide]] = split_slides,
+    split: Callable[[Page], list[SlideHead]] = slide_heads,
 ) -> list[DeckInfo]:
-    """Every deck's DeckInfo (``split``: :func:`split_slides`, or what it found before, site_builder/phases/store.py),
-    its slides' terms and sources checked; each section link is made once per deck and section."""
+    """Every deck's DeckInfo (``split``: :func:`slide_heads`, or what it found before, site_builder/phases/store.py),
+    its slides' terms and sources checked; each section link is made once per results section (every deck citing
+    it shares it: on a large site most decks cite the same few sections)."""
     decks = []
+    links: dict[tuple[str, str], SectionLink] = {}
     for p in plan:
         if not p.kind.slides or p.parsed is None:
             continue
@@ -103,10 +112,9 @@ def decks_of(
                 raise InputError(page.label, f"front matter.{name}", "a non-empty string", repr(page.meta.get(name)))
         if p.series is None:
             raise InputError(page.label, "front matter.series", f"one of {', '.join(SERIES)}", "none")
-        slides = split(page)
-        info = DeckInfo(p, page.meta["deck"].strip(), page.meta["summary"].strip(), slides)
-        links: dict[tuple[str, str], SectionLink] = {}
-        for i, s in enumerate(slides):
+        heads = split(page)
+        info = DeckInfo(p, page.meta["deck"].strip(), page.meta["summary"].strip(), heads)
+        for i, s in enumerate(heads):
             for key, line in s.terms:
                 if key not in terms:
                     raise InputError(page.label, line, "a glossary term (a file content/glossary/<key>.md)", repr(key))
@@ -144,7 +152,7 @@ def link_glossary(
         t.explained_in, t.sections = [], []
     seen_sections: dict[str, set[str]] = {k: set() for k in terms}
     for d in decks:
-        for i, s in enumerate(d.slides):
+        for i, s in enumerate(d.heads):
             for key, _ in s.terms:
                 terms[key].explained_in.append((f"{d.label} · {s.title}", f"{d.page.url}#{s.id}", d.page.series or ""))
                 for link in d.sources.get(i, []):
@@ -230,7 +238,7 @@ def collect_series(
     terms: dict[str, Term],
     parse: Callable[[Page], Parsed],
     registry: Registry,
-    split: Callable[[Page], list[Slide]] = split_slides,
+    split: Callable[[Page], list[SlideHead]] = slide_heads,
 ) -> SeriesData:
     decks = decks_of(plan, files, terms, split)
     figs = term_figures(terms, parse, registry)

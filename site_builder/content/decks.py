@@ -58,6 +58,26 @@ class Slide:
     notes: str = ""  # Markdown of the speaker notes (the Notes: block), "" without one
     article: str = ""  # Markdown shown in the article only (the Article: block), "" without one
 
+    def head(self) -> SlideHead:
+        return SlideHead(self.id, self.title, self.line, tuple(self.terms), tuple(self.sources))
+
+
+@dataclass(frozen=True, slots=True)
+class SlideHead:
+    """What the rest of the site reads of a slide (the collect phase: the glossary's "Explained in", the deck's
+    source links, the hub's slide count): not its text, which only the deck's own render reads (it splits the
+    deck again then). A large site's decks are read as their heads, not their slides."""
+
+    id: str
+    title: str
+    line: int
+    terms: tuple[tuple[str, str], ...]
+    sources: tuple[SourceRef, ...]
+
+
+def slide_heads(page: Page) -> list[SlideHead]:
+    return [s.head() for s in split_slides(page)]
+
 
 def _slug(text: str) -> str:
     s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

@@ -6,14 +6,20 @@ import hashlib
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol
 
 from site_builder.errors import InputError, describe
 from site_builder.markdown.typed_numbers import check_front_matter
 from site_builder.series import SERIES
-from site_builder.sources.reading import CONTENT_MAX_BYTES, links_stay_inside, load_yaml, read_text
+from site_builder.sources.reading import (
+    CONTENT_MAX_BYTES,
+    links_stay_inside,
+    load_yaml,
+    read_text,
+    read_text_and_sha256,
+)
 from site_builder.suggest import did_you_mean
 
 URL_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -41,6 +47,23 @@ class Page:
     body_line: int  # line number of the body's first line in the file
     meta: dict[str, Any] = field(default_factory=dict)
     meta_lines: bool = False  # its kind's "Key: value" lines are not prose (ContentRules.meta_lines)
+    # SHA-256 of the content file's bytes as load_page read them (body, front matter and body line come from them)
+    file_digest: str | None = field(default=None, repr=False, compare=False)
+
+    def text_digest(self) -> str:
+        """What identifies the page's text in a key: its file's digest as read, else the SHA-256 of its body. Taken
+        once where the file is read: hashing every page's text again for each key (three of them) was a tenth of
+        a one-page edit on a large site."""
+        if self.file_digest is not None:
+            return self.file_digest
+        return hashlib.sha256(self.body.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def __key_parts__(self) -> tuple[Any, ...]:
+        """What a key holds of a page (site_builder/cache/keys.py made_from): every field, the body as
+        :meth:`text_digest` (marked, so that no text can stand for it)."""
+        return tuple(
+            ["<text>", self.text_digest()] if f.name == "body" else getattr(self, f.name) for f in fields(self)
+        )
 
     @property
     def series(self) -> str | None:
@@ -113,7 +136,11 @@ def read_front_matter(path: Path, label: str, front: FrontMatter | None = None) 
     matter between two ``---`` lines parsed safely (reading.load_yaml: no anchors or aliases, bounded,
     no repeated keys). Every failure is a one-line InputError naming ``label`` and the line.
     """
-    text = read_text(path, label, CONTENT_MAX_BYTES)
+    return split_front_matter(read_text(path, label, CONTENT_MAX_BYTES), label, front)
+
+
+def split_front_matter(text: str, label: str, front: FrontMatter | None = None) -> tuple[dict[str, Any], str, int]:
+    """:func:`read_front_matter` of a file's text, as read."""
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         raise InputError(label, "line 1", "front matter opening with ---", describe(lines[0] if lines else ""))
@@ -139,7 +166,8 @@ def load_page(path: Path, root: Path, kinds: Mapping[str, ContentRules], front: 
         raise InputError(
             label, "file name", "names of letters, digits, '.', '_' and '-' (they become its URL)", repr(bad)
         )
-    meta, body, body_line = read_front_matter(path, label, front)
+    text, digest = read_text_and_sha256(path, label, CONTENT_MAX_BYTES)
+    meta, body, body_line = split_front_matter(text, label, front)
     kind = meta.get("kind", "page")
     if not isinstance(kind, str) or kind not in kinds:
         hint = did_you_mean(kind, kinds) if isinstance(kind, str) else ""
@@ -170,7 +198,8 @@ def load_page(path: Path, root: Path, kinds: Mapping[str, ContentRules], front: 
     order = meta.get("nav_order", 0)
     if not isinstance(order, int) or isinstance(order, bool):
         raise InputError(label, "front matter.nav_order", "an integer", describe(order))
-    return Page(path, label, url_of(path.relative_to(root)), title, kind, body, body_line, meta, rules.meta_lines)
+    url = url_of(path.relative_to(root))
+    return Page(path, label, url, title, kind, body, body_line, meta, rules.meta_lines, file_digest=digest)
 
 
 def load_content(root: Path, kinds: Mapping[str, ContentRules], front: FrontMatter | None = None) -> list[Page]:

@@ -45,7 +45,7 @@ class Parsed:
 
     page: Page
     _tokens: list[Token] | None
-    figs: list[tuple[str, str]] = field(default_factory=list)  # (key, "line N" in the content file)
+    figs: list[tuple[str, str]] = field(default_factory=list)  # (key, "line N" of its first use in the content file)
     charts: list[tuple[str, str]] = field(default_factory=list)  # (name, "line N")
     terms: list[tuple[str, str]] = field(default_factory=list)  # (glossary key, "line N")
     load_tokens: Callable[[], list[Token]] | None = field(default=None, repr=False, compare=False)
@@ -179,10 +179,13 @@ def parse_page(page: Page, md: MarkdownIt) -> Parsed:
     check_directives(page, tokens, lines)
     check_typed(page, tokens, lines)
     parsed = Parsed(page, tokens)
+    figs: set[str] = set()
     for t, span in _walk(tokens):
         if t.type == "fig":
             key = sys.intern(t.meta["key"])  # one string per figure key, however many pages use it
-            parsed.figs.append((key, _line(page, lines, span, f":fig[{key}]")))
+            if key not in figs:  # each figure once, where the page first shows it (a third of a deck's are repeats)
+                figs.add(key)
+                parsed.figs.append((key, _line(page, lines, span, f":fig[{key}]")))
         elif t.type == "chart":
             name = t.meta["name"]
             parsed.charts.append((name, _line(page, lines, span, f"::chart[{name}]")))

@@ -62,7 +62,7 @@ def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
         check_refs(pp, registry.figures, EXPLORERS, terms)
     plan = plan_pages(parsed, files)
     series_data = collect_series(
-        plan, files, terms, lambda page: models.parsed(page, md, registry), registry, models.slides
+        plan, files, terms, lambda page: models.parsed(page, md, registry), registry, models.slide_heads
     )
     template_figs = _template_figures(loaded, modeled, env, plan)
     fixed = kept.records if kept is not None else fixed_records(paths.project, loaded.digests, registry, files)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from site_builder import processes
 from site_builder.cache import store as results_cache
 from site_builder.cache import uptodate
-from site_builder.content.decks import Slide, SourceRef, split_slides
+from site_builder.content.decks import SlideHead, SourceRef, slide_heads
 from site_builder.content.pages import Page
 from site_builder.content.parse import Parsed, parse_page
 from site_builder.errors import BuildError, InputError
@@ -151,28 +151,19 @@ class Models:
         self._keep(name, key, {"figs": _flat(got.figs), "charts": _flat(got.charts), "terms": _flat(got.terms)})
         return got
 
-    def slides(self, page: Page) -> list[Slide]:
-        """A deck's slides (content/decks.py split_slides), cached as JSON: keyed by the page's text and place and the
-        splitting code. A deck with an error is never cached: it is split again, and the error raised."""
+    def slide_heads(self, page: Page) -> list[SlideHead]:
+        """A deck's slides' heads (content/decks.py slide_heads), cached as JSON: keyed by the page's text and place
+        and the splitting code. A deck with an error is never cached: it is split again, and the error raised."""
         if self._slides_code is None:
             self._slides_code = results_cache.key_of(("site_builder.content.decks",), [])
         name = results_cache.entry_name("slides", page.label)
         key = _page_key(f"{self._slides_code}\n{page.label}\0{page.body_line}\0", page)
-        got = self._entry(name, key, _slides_of)
+        got = self._entry(name, key, _heads_of)
         if got is not None:
             return got
-        made = split_slides(page)
+        made = slide_heads(page)
         doc = [
-            [
-                s.id,
-                s.title,
-                s.body,
-                s.line,
-                _flat(s.terms),
-                [[r.doc, r.section, r.line] for r in s.sources],
-                s.notes,
-                s.article,
-            ]
+            [s.id, s.title, s.line, _flat(s.terms), [x for r in s.sources for x in (r.doc, r.section, r.line)]]
             for s in made
         ]
         self._keep(name, key, doc)
@@ -241,9 +232,10 @@ T = TypeVar("T")
 
 
 def _page_key(head: str, page: Page) -> str:
-    """A per-page entry's key: the SHA-256 of ``head`` (the code's key and the page's place) and the page's text."""
+    """A per-page entry's key: the SHA-256 of ``head`` (the code's key and the page's place) and the page's text (as
+    its digest, Page.text_digest)."""
     h = hashlib.sha256(head.encode())
-    h.update(page.body.encode())
+    h.update(page.text_digest().encode())
     return h.hexdigest()
 
 
@@ -252,16 +244,24 @@ def _flat(pairs: Refs) -> list[str]:
     return [x for pair in pairs for x in pair]
 
 
-def _pairs(value: object) -> Refs:
-    """A flat list of strings, as :func:`_flat` wrote it, as pairs; the strings interned (a key and a "line N",
-    shared by many pages). ValueError when it is not such a list."""
-    if type(value) is not list or len(value) % 2:
-        raise ValueError("not a flat list of pairs of strings")
+def _texts(value: object) -> list[str]:
+    """A list of strings, interned (a key and a "line N", shared by many pages). ValueError when it is not one."""
+    if type(value) is not list:
+        raise ValueError("not a list of strings")
     try:
-        strings = iter(list(map(sys.intern, value)))  # TypeError for anything but text (JSON gives no str subclass)
+        return list(map(sys.intern, value))  # TypeError for anything but text (JSON gives no str subclass)
     except TypeError:
-        raise ValueError("not a flat list of pairs of strings") from None
-    return list(zip(strings, strings, strict=False))  # one iterator twice: (s0, s1), (s2, s3), …
+        raise ValueError("not a list of strings") from None
+
+
+def _pairs(value: object) -> Refs:
+    """A flat list of strings, as :func:`_flat` wrote it, as pairs (interned). ValueError when it is not such a
+    list."""
+    strings = _texts(value)
+    if len(strings) % 2:
+        raise ValueError("not a flat list of pairs of strings")
+    it = iter(strings)
+    return list(zip(it, it, strict=False))  # one iterator twice: (s0, s1), (s2, s3), …
 
 
 def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:
@@ -273,15 +273,19 @@ def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:
         return None
 
 
-def _slides_of(body: bytes) -> list[Slide] | None:
-    """A slides entry as slides, or None when it is not what this code writes."""
+def _heads_of(body: bytes) -> list[SlideHead] | None:
+    """A slides entry as the slides' heads, or None when it is not what this code writes."""
     try:
         out = []
-        for sid, title, text, line, terms, sources, notes, article in json.loads(body):
-            if not all(type(x) is str for x in (sid, title, text, notes, article)) or type(line) is not int:
+        for sid, title, line, terms, sources in json.loads(body):
+            if type(sid) is not str or type(title) is not str or type(line) is not int:
                 return None
-            refs = [SourceRef(*_strings(r)) for r in sources]  # a list of another length: TypeError
-            out.append(Slide(sid, title, text, line, _pairs(terms), refs, notes, article))
+            refs = _texts(sources)
+            if len(refs) % 3:
+                return None
+            triples = iter(refs)
+            heads = tuple(SourceRef(*r) for r in zip(triples, triples, triples, strict=False))
+            out.append(SlideHead(sid, title, line, tuple(_pairs(terms)), heads))
         return out or None
     except (ValueError, TypeError):
         return None

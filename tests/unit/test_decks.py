@@ -76,11 +76,12 @@ def test_glossary_term_loads_and_rejects_unknown_groups(tmp_path):
         load_term(bad, "content/glossary/x.md")
 
 
-def test_a_decks_slides_read_back_from_the_cache_equal_the_split_and_a_damaged_entry_is_split_again(
+def test_a_decks_slide_heads_read_back_from_the_cache_equal_the_split_and_a_damaged_entry_is_split_again(
     tmp_path: Path,
 ) -> None:
     from site_builder.cache.store import ResultsCache, entry_name
-    from site_builder.phases.store import Models, _slides_of
+    from site_builder.content.decks import slide_heads
+    from site_builder.phases.store import Models, _heads_of
 
     body = (
         "## Opening {#opening}\n\nHello.\n\nNotes: say hello\n\n---\n\n## Second\n\nText.\n\n"
@@ -90,13 +91,23 @@ def test_a_decks_slides_read_back_from_the_cache_equal_the_split_and_a_damaged_e
     models = Models.__new__(Models)  # only its cache and the slides' code key are used
     models.cache = ResultsCache(tmp_path)
     models._slides_code = None
-    made = models.slides(page)  # split, and kept
-    assert made == split_slides(page)
+    made = models.slide_heads(page)  # split, and kept
+    assert made == slide_heads(page) == [s.head() for s in split_slides(page)]
+    assert [len(s.sources) for s in made] == [0, 2] and [k for k, _ in made[1].terms] == ["six-n-rule"]
     [entry] = tmp_path.glob(entry_name("slides", page.label) + ".*")
-    assert models.slides(page) == made  # read back
-    assert _slides_of(entry.read_bytes().partition(b"\n")[2]) == made
-    for damaged in (b"[]", b"{}", b"not json", b'[["a", "b"]]', b'[["a", "b", "c", "8", [], [], "", ""]]'):
-        assert _slides_of(damaged) is None, damaged
+    assert models.slide_heads(page) == made  # read back
+    assert _heads_of(entry.read_bytes().partition(b"\n")[2]) == made
+    for damaged in (
+        b"[]",
+        b"{}",
+        b"not json",
+        b'[["a", "b"]]',
+        b'[["a", "b", "8", [], []]]',
+        b'[["a", "b", 8, ["k"], []]]',
+        b'[["a", "b", 8, [], ["analysis", "1"]]]',
+        b'[["a", "b", 8, [], [1, 2, 3]]]',
+    ):
+        assert _heads_of(damaged) is None, damaged
     digest_line, _, kept = entry.read_bytes().partition(b"\n")
     entry.write_bytes(digest_line + b"\n" + kept.replace(b"Opening", b"Changed"))  # fails its digest
-    assert models.slides(page) == made
+    assert models.slide_heads(page) == made
