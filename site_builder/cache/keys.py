@@ -220,5 +220,10 @@ def own_key(code: str, p: PlannedPage, payloads: dict[str, str]) -> str:
 
 def page_key(own: str, reads: list[tuple[str, str]]) -> str:
     """A page's render key: its :func:`own_key` and, for each site-wide value its render read (2), the value's name
-    and digest, as recorded while it was rendered (``site_builder.render.pages.Shared``)."""
-    return digest(own, reads)
+    and digest, as recorded while it was rendered (``site_builder.render.pages.Shared``). Hashed as lines of
+    text (names are identifiers, digests hex: no line can stand for another), not through :func:`digest`, which
+    writes them out as JSON first: this runs for every page of every build."""
+    h = hashlib.sha256(f"page key\n{own}\n".encode())
+    for name, value in reads:
+        h.update(f"{name}\0{value}\n".encode())
+    return h.hexdigest()

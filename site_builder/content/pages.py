@@ -139,22 +139,51 @@ def read_front_matter(path: Path, label: str, front: FrontMatter | None = None) 
     return split_front_matter(read_text(path, label, CONTENT_MAX_BYTES), label, front)
 
 
+OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""The line breaks str.splitlines knows besides \\n (the text as read has its \\r\\n and \\r made \\n already)."""
+
+
 def split_front_matter(text: str, label: str, front: FrontMatter | None = None) -> tuple[dict[str, Any], str, int]:
-    """:func:`read_front_matter` of a file's text, as read."""
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
-        raise InputError(label, "line 1", "front matter opening with ---", describe(lines[0] if lines else ""))
-    try:
-        close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
-    except StopIteration:
-        raise InputError(label, "front matter", "a closing --- line", "none") from None
-    text = "\n".join(lines[1:close])
-    meta = front.parse(text, label) if front is not None else load_yaml(text, label, first_line=2)
+    """:func:`read_front_matter` of a file's text, as read: its lines split as str.splitlines splits them, the body
+    taken as they are joined again with \\n, ending in one."""
+    split = _split_at_lines(text) if OTHER_BREAKS.search(text) is None else None
+    if split is None:  # any other line break, or no front matter (the error below names it)
+        lines = text.splitlines()
+        if not lines or lines[0].strip() != "---":
+            raise InputError(label, "line 1", "front matter opening with ---", describe(lines[0] if lines else ""))
+        try:
+            close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+        except StopIteration:
+            raise InputError(label, "front matter", "a closing --- line", "none") from None
+        split = "\n".join(lines[1:close]), "\n".join(lines[close + 1 :]) + "\n", close
+    head, body, close = split
+    meta = front.parse(head, label) if front is not None else load_yaml(head, label, first_line=2)
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
         raise InputError(label, "front matter", "a mapping", describe(meta))
-    return meta, "\n".join(lines[close + 1 :]) + "\n", close + 2
+    return meta, body, close + 2
+
+
+def _split_at_lines(text: str) -> tuple[str, str, int] | None:
+    """(front matter, body, index of the closing line) of a text whose only line break is \\n, found without
+    splitting the body into lines (a page's body is most of its text): what the lines would give, or None when
+    the text has no front matter."""
+    end = text.find("\n")
+    if end < 0 or text[:end].strip() != "---":
+        return None
+    start, index = end + 1, 1
+    while start < len(text):
+        end = text.find("\n", start)
+        line_end = len(text) if end < 0 else end
+        if text[start:line_end].strip() == "---":
+            rest = "" if end < 0 else text[end + 1 :]
+            head = text[text.find("\n") + 1 : max(start - 1, text.find("\n") + 1)]
+            return head, rest if rest.endswith("\n") else rest + "\n", index
+        if end < 0:
+            return None
+        start, index = end + 1, index + 1
+    return None
 
 
 def load_page(path: Path, root: Path, kinds: Mapping[str, ContentRules], front: FrontMatter | None = None) -> Page:
