@@ -10,7 +10,9 @@ them alone:
 - the explorers' payloads (JSON text and digest), the figures the page templates name, and the part of the
   method page's records that no page changes (pins, models, explorers, published-against-ours tables);
 - the content files' front matter as parsed, by the digest of its text (YAML is parsed, and PyYAML imported,
-  only for front matter that changed).
+  only for front matter that changed), and each content file's digest, body line and front matter as that build
+  read them: a file whose digest the up-to-date check finds unchanged is not read again (its body is read only if
+  something asks for it, and must then have that digest).
 
 They are stored as one JSON entry of the results cache (data only: reading it runs no code), keyed by
 :attr:`site_builder.cache.uptodate.State.basis` (a SHA-256 over those inputs, the options, Python and the installed
@@ -32,7 +34,7 @@ from site_builder.cache.store import ResultsCache
 from site_builder.results.figures import Row
 
 ENTRY = "basis"
-FORMAT = 2  # of the JSON entry
+FORMAT = 3  # of the JSON entry
 
 
 @dataclass
@@ -46,6 +48,9 @@ class Basis:
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)  # explorer -> (JSON text, SHA-256)
     template_figures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     front_matter: dict[str, Any] = field(default_factory=dict)  # parsed front matter by its text's SHA-256
+    # content file label -> (its bytes' SHA-256, its body's first line, its front matter's key above): the pages as
+    # this build read and checked them (content/pages.py load_content takes an unchanged one without reading it)
+    pages: dict[str, tuple[str, int, str]] = field(default_factory=dict)
 
 
 _ENCODE: dict[str, Callable[[Any], Any]] = {  # each field as JSON data
@@ -58,6 +63,7 @@ _ENCODE: dict[str, Callable[[Any], Any]] = {  # each field as JSON data
     "payloads": lambda v: {k: list(x) for k, x in v.items()},
     "template_figures": lambda v: {k: [list(x) for x in xs] for k, xs in v.items()},
     "front_matter": lambda v: v,
+    "pages": lambda v: {k: list(x) for k, x in v.items()},
 }
 
 
@@ -129,7 +135,14 @@ def from_json(text: str) -> Basis:
             k: [(a, b) for a, b in (_strs(x, 2) for x in v)] for k, v in _map(doc["template_figures"]).items()
         },
         front_matter=_map(doc["front_matter"]),
+        pages={k: _page(v) for k, v in _map(doc["pages"]).items()},
     )
+
+
+def _page(value: object) -> tuple[str, int, str]:
+    if not isinstance(value, list) or len(value) != 3 or type(value[1]) is not int:
+        raise Bad
+    return _str(value[0]), value[1], _str(value[2])
 
 
 def read(cache: ResultsCache, key: str) -> Basis | None:

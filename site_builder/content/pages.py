@@ -65,6 +65,16 @@ class Page:
             ["<text>", self.text_digest()] if f.name == "body" else getattr(self, f.name) for f in fields(self)
         )
 
+    def __getattr__(self, name: str) -> Any:
+        """A stored page's body (:func:`stored_page`), read from its file the first time it is asked for."""
+        load = self.__dict__.get("_load_body")
+        if name != "body" or load is None:
+            raise AttributeError(name)
+        body = load()
+        self.body = body
+        del self.__dict__["_load_body"]
+        return body
+
     @property
     def series(self) -> str | None:
         return self.meta.get("series")
@@ -73,6 +83,35 @@ class Page:
         """A body line (1-based) as a line of the content file, for messages (one string per line number: pages
         name a line for every figure they use, and many pages share line numbers)."""
         return sys.intern(f"line {self.body_line + body_line - 1}")
+
+
+def stored_page(
+    path: Path, label: str, url: str, rules: ContentRules, meta: dict[str, Any], body_line: int, digest: str
+) -> Page:
+    """A content file whose bytes are those an earlier build read and checked (its digest as the up-to-date check
+    found it, unchanged): the page as that build made it, its body not read until asked for (a one-page edit of a
+    large site reads one page's text, not every page's). Read then, its bytes must be the ones ``digest`` names."""
+    page = Page.__new__(Page)
+    page.__dict__.update(
+        source=path,
+        label=label,
+        url=url,
+        title=meta["title"].strip(),
+        kind=rules.name,
+        body_line=body_line,
+        meta=meta,
+        meta_lines=rules.meta_lines,
+        file_digest=digest,
+    )
+
+    def load() -> str:
+        text, got = read_text_and_sha256(path, label, CONTENT_MAX_BYTES)
+        if got != digest:
+            raise InputError(label, "file", "the bytes the build started from", "other bytes (edited during the build)")
+        return split_text(text, label)[1]
+
+    page.__dict__["_load_body"] = load
+    return page
 
 
 def url_of(rel: Path) -> str:
@@ -111,6 +150,7 @@ class FrontMatter:
     def __init__(self, known: dict[str, Any] | None = None) -> None:
         self.known = known or {}
         self.used: dict[str, Any] = {}
+        self.of_label: dict[str, str] = {}  # content file label -> the SHA-256 of its front matter's text
         self._checked: set[int] = set()  # ids of the values taken from ``known``
 
     def parse(self, text: str, label: str) -> object:
@@ -121,6 +161,15 @@ class FrontMatter:
         else:
             value = load_yaml(text, label, first_line=2)
         self.used[key] = value
+        self.of_label[label] = key
+        return value
+
+    def take(self, key: str, label: str) -> Any:
+        """The front matter parsed before under ``key`` (in ``known``) for the stored page ``label``, kept as used."""
+        value = self.known[key]
+        self.used[key] = value
+        self.of_label[label] = key
+        self._checked.add(id(value))
         return value
 
     def passed_before(self, value: object) -> bool:
@@ -153,23 +202,28 @@ def _only_newlines(text: str) -> bool:
 def split_front_matter(text: str, label: str, front: FrontMatter | None = None) -> tuple[dict[str, Any], str, int]:
     """:func:`read_front_matter` of a file's text, as read: its lines split as str.splitlines splits them, the body
     taken as they are joined again with \\n, ending in one."""
-    split = _split_at_lines(text) if _only_newlines(text) else None
-    if split is None:  # any other line break, or no front matter (the error below names it)
-        lines = text.splitlines()
-        if not lines or lines[0].strip() != "---":
-            raise InputError(label, "line 1", "front matter opening with ---", describe(lines[0] if lines else ""))
-        try:
-            close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
-        except StopIteration:
-            raise InputError(label, "front matter", "a closing --- line", "none") from None
-        split = "\n".join(lines[1:close]), "\n".join(lines[close + 1 :]) + "\n", close
-    head, body, close = split
+    head, body, close = split_text(text, label)
     meta = front.parse(head, label) if front is not None else load_yaml(head, label, first_line=2)
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
         raise InputError(label, "front matter", "a mapping", describe(meta))
     return meta, body, close + 2
+
+
+def split_text(text: str, label: str) -> tuple[str, str, int]:
+    """(front matter text, body, index of the closing --- line) of a content file's text."""
+    split = _split_at_lines(text) if _only_newlines(text) else None
+    if split is not None:
+        return split
+    lines = text.splitlines()  # any other line break, or no front matter (the error names it)
+    if not lines or lines[0].strip() != "---":
+        raise InputError(label, "line 1", "front matter opening with ---", describe(lines[0] if lines else ""))
+    try:
+        close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        raise InputError(label, "front matter", "a closing --- line", "none") from None
+    return "\n".join(lines[1:close]), "\n".join(lines[close + 1 :]) + "\n", close
 
 
 def _split_at_lines(text: str) -> tuple[str, str, int] | None:
@@ -238,9 +292,51 @@ def load_page(path: Path, root: Path, kinds: Mapping[str, ContentRules], front: 
     return Page(path, label, url, title, kind, body, body_line, meta, rules.meta_lines, file_digest=digest)
 
 
-def load_content(root: Path, kinds: Mapping[str, ContentRules], front: FrontMatter | None = None) -> list[Page]:
+Stored = dict[str, tuple[str, int, str]]
+"""Content file label -> (SHA-256 of its bytes, its body's first line, the SHA-256 of its front matter's text), for
+every page a build that passed every check read (kept in the basis, site_builder/cache/basis.py)."""
+
+
+def load_content(
+    root: Path,
+    kinds: Mapping[str, ContentRules],
+    front: FrontMatter | None = None,
+    stored: Stored | None = None,
+    digests: Mapping[str, str] | None = None,
+) -> list[Page]:
+    """Every content page. With ``stored`` (what an earlier build from the same code read) and ``digests`` (each
+    file's SHA-256 as the up-to-date check found it now), a file whose digest is the stored one is taken as that
+    build made it (:func:`stored_page`), its checks passed then, and is not read."""
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
     links_stay_inside(root, "content", root.parent)
     glossary = root / "glossary"  # term files, not pages (site_builder/content/glossary.py reads them)
-    return [load_page(p, root, kinds, front) for p in sorted(root.rglob("*.md")) if not p.is_relative_to(glossary)]
+    pages = []
+    for path in sorted(root.rglob("*.md")):
+        if path.is_relative_to(glossary):
+            continue
+        page = _stored(path, root, kinds, front, stored, digests) if stored and digests and front else None
+        pages.append(page if page is not None else load_page(path, root, kinds, front))
+    return pages
+
+
+def _stored(
+    path: Path,
+    root: Path,
+    kinds: Mapping[str, ContentRules],
+    front: FrontMatter,
+    stored: Stored,
+    digests: Mapping[str, str],
+) -> Page | None:
+    label = path.relative_to(root.parent).as_posix()
+    known = stored.get(label)
+    if known is None or digests.get(label) != known[0] or known[2] not in front.known:
+        return None
+    digest, body_line, front_key = known
+    meta = front.known[front_key]
+    if not isinstance(meta, dict) or meta.get("kind", "page") not in kinds:
+        return None
+    rel = path.relative_to(root)
+    return stored_page(
+        path, label, url_of(rel), kinds[meta.get("kind", "page")], front.take(front_key, label), body_line, digest
+    )

@@ -34,7 +34,8 @@ def load(ctx: BuildContext) -> Loaded:
     front = FrontMatter(kept.front_matter if kept is not None else None)
     for folder in (paths.templates, paths.data):  # content/ is checked as it is read
         links_stay_inside(folder, folder.name, paths.project)
-    pages = load_content(paths.content, CONTENT_KINDS, front)
+    # a page whose file the up-to-date check found unchanged since the basis was kept is taken as it was then
+    pages = load_content(paths.content, CONTENT_KINDS, front, kept.pages if kept is not None else None, state.files)
     if kept is None:
         pinned = load_pinned(paths)
         digests = pinned.digests()

@@ -67,5 +67,10 @@ def remember(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Col
         },
         {**(kept.template_figures if kept is not None else {}), **collected.template_figs},
         loaded.front.used,
+        {
+            page.label: (page.file_digest, page.body_line, loaded.front.of_label[page.label])
+            for page in loaded.pages
+            if page.file_digest is not None and page.label in loaded.front.of_label
+        },
     )
     basis.write(store, ctx.state.basis, made, kept)
