@@ -129,6 +129,10 @@ class Beside(Generic[T]):
             try:
                 with os.fdopen(self._read, "rb") as f:
                     data = f.read()
+            except BaseException:  # interrupted while waiting (SIGTERM): the child is not waited for to finish
+                with contextlib.suppress(OSError):
+                    os.kill(self.pid, signal.SIGKILL)
+                raise
             finally:
                 _, status = os.waitpid(self.pid, 0)
                 self.pid = 0

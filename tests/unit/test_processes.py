@@ -41,6 +41,33 @@ def test_a_child_not_awaited_is_killed() -> None:
         os.kill(pid, 0)
 
 
+def test_a_wait_interrupted_by_a_signal_kills_the_child_and_does_not_wait_for_it() -> None:
+    """SIGTERM while the build waits for a process beside (stuck in an endless template, say) ends the wait at
+    once: the child is killed, not waited for to finish."""
+    import signal
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, stop)
+    side = processes.Beside(lambda: time.sleep(20))
+    pid = side.pid
+    t0 = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    try:
+        with pytest.raises(Stop):
+            side.result()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert time.monotonic() - t0 < 10
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
 def test_jobs_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(processes.JOBS_ENV, "3")
     assert processes.allowed_jobs() == 3
