@@ -156,16 +156,14 @@ class FrontMatter:
     def parse(self, text: str, label: str) -> object:
         key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         if key in self.known:
-            value = self.known[key]
-            self._checked.add(id(value))
-        else:
-            value = load_yaml(text, label, first_line=2)
+            return self.take(key, label)
+        value = load_yaml(text, label, first_line=2)
         self.used[key] = value
         self.of_label[label] = key
         return value
 
     def take(self, key: str, label: str) -> Any:
-        """The front matter parsed before under ``key`` (in ``known``) for the stored page ``label``, kept as used."""
+        """The front matter parsed before under ``key`` (in ``known``) for the page ``label``, kept as used."""
         value = self.known[key]
         self.used[key] = value
         self.of_label[label] = key
@@ -233,13 +231,14 @@ def _split_at_lines(text: str) -> tuple[str, str, int] | None:
     end = text.find("\n")
     if end < 0 or text[:end].strip() != "---":
         return None
-    start, index = end + 1, 1
+    first = start = end + 1  # where the front matter's first line starts
+    index = 1
     while start < len(text):
         end = text.find("\n", start)
         line_end = len(text) if end < 0 else end
         if text[start:line_end].strip() == "---":
             rest = "" if end < 0 else text[end + 1 :]
-            head = text[text.find("\n") + 1 : max(start - 1, text.find("\n") + 1)]
+            head = text[first : max(start - 1, first)]
             return head, rest if rest.endswith("\n") else rest + "\n", index
         if end < 0:
             return None
@@ -334,9 +333,8 @@ def _stored(
         return None
     digest, body_line, front_key = known
     meta = front.known[front_key]
-    if not isinstance(meta, dict) or meta.get("kind", "page") not in kinds:
+    kind = meta.get("kind", "page") if isinstance(meta, dict) else None
+    if kind not in kinds:
         return None
-    rel = path.relative_to(root)
-    return stored_page(
-        path, label, url_of(rel), kinds[meta.get("kind", "page")], front.take(front_key, label), body_line, digest
-    )
+    url = url_of(path.relative_to(root))
+    return stored_page(path, label, url, kinds[kind], front.take(front_key, label), body_line, digest)

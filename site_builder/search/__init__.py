@@ -273,8 +273,7 @@ def build_index(
             os.link(previous.folder / FOLDER / folder / f"{name}.json", target / folder / f"{name}.json")
 
     _writing(write)
-    n_terms = len(files.terms) + sum(1 for folder, _ in links if folder == TERMS)
-    return 1 + n_terms + len(fragments) + sum(1 for folder, _ in links if folder == FRAGMENTS), len(urls) - len(todo)
+    return 1 + len(files.terms) + len(fragments) + len(links), len(urls) - len(todo)
 
 
 def _writing(write: Callable[[], object]) -> None:

@@ -90,20 +90,27 @@
     });
   }
 
-  function termFile(name) {
-    if (!termFiles.has(name)) {
-      var p = getJSON("search/terms/" + name + ".json");
+  /* The promise of what load() gives, kept in memo under key: made once, made again after a failure. */
+  function once(memo, key, load) {
+    if (!memo.has(key)) {
+      var p = load();
       p.catch(function () {
-        termFiles.delete(name);
+        memo.delete(key);
       });
-      termFiles.set(name, p);
+      memo.set(key, p);
     }
-    return termFiles.get(name);
+    return memo.get(key);
+  }
+
+  function termFile(name) {
+    return once(termFiles, name, function () {
+      return getJSON("search/terms/" + name + ".json");
+    });
   }
 
   function fragment(name) {
-    if (!fragments.has(name)) {
-      var p = getJSON("search/fragments/" + name + ".json").then(function (f) {
+    return once(fragments, name, function () {
+      return getJSON("search/fragments/" + name + ".json").then(function (f) {
         return {
           title: f.title,
           all: f.words ? f.words.split(" ") : [],
@@ -113,12 +120,7 @@
           terms: null, // each word's terms, computed once when first searched (SearchIndex.locations)
         };
       });
-      p.catch(function () {
-        fragments.delete(name);
-      });
-      fragments.set(name, p);
-    }
-    return fragments.get(name);
+    });
   }
 
   /* A page's result as the rendering below reads it: url, meta.title, its words, anchors and the matches. */
