@@ -14,7 +14,9 @@ them alone:
   read them: a file whose digest the up-to-date check finds unchanged is not read again (its body is read only if
   something asks for it, and must then have that digest).
 
-They are stored as one JSON entry of the results cache (data only: reading it runs no code), keyed by
+They are stored as two JSON entries of the results cache (data only: reading them runs no code): ``basis`` holds
+what the inputs but content/ give, ``basis-pages`` the content files' front matter and stamps, so that an edit to a
+page (which changes only the second) rewrites only the second. Both are keyed by
 :attr:`site_builder.cache.uptodate.State.basis` (a SHA-256 over those inputs, the options, Python and the installed
 distributions), written only after a build passed every phase, and read back through the cache's digest
 check and a check of every field's shape: a damaged entry is ignored and the build does the work again. An
@@ -34,7 +36,8 @@ from site_builder.cache.store import ResultsCache
 from site_builder.results.figures import Row
 
 ENTRY = "basis"
-FORMAT = 3  # of the JSON entry
+PAGES_ENTRY = "basis-pages"  # the content files' part: written alone when only content/ changed
+FORMAT = 4  # of the JSON entries
 
 
 @dataclass
@@ -67,24 +70,31 @@ _ENCODE: dict[str, Callable[[Any], Any]] = {  # each field as JSON data
 }
 
 
-def _doc(b: Basis) -> dict[str, Any]:
-    return {"format": FORMAT, **{name: encode(getattr(b, name)) for name, encode in _ENCODE.items()}}
+_PAGES = ("front_matter", "pages")
+_PARTS: dict[str, tuple[str, ...]] = {
+    ENTRY: tuple(name for name in _ENCODE if name not in _PAGES),
+    PAGES_ENTRY: _PAGES,
+}
+
+
+def _doc(b: Basis, names: tuple[str, ...] = tuple(_ENCODE)) -> dict[str, Any]:
+    return {"format": FORMAT, **{name: _ENCODE[name](getattr(b, name)) for name in names}}
 
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def to_json(b: Basis) -> str:
-    return _json(_doc(b))
+def to_json(b: Basis, names: tuple[str, ...] = tuple(_ENCODE)) -> str:
+    return _json(_doc(b, names))
 
 
-def _same(a: Basis, b: Basis) -> bool:
-    """Whether ``a`` and ``b`` give the same JSON text: each field is the same object (as after a one-page edit,
-    where the figures and digests are the basis's own) or gives the same text."""
+def _same(a: Basis, b: Basis, names: tuple[str, ...]) -> bool:
+    """Whether ``a`` and ``b`` give the same JSON text for the fields ``names``: each field is the same object (as
+    after a one-page edit, where the figures and digests are the basis's own) or gives the same text."""
     return all(
-        (x := getattr(a, name)) is (y := getattr(b, name)) or _json(encode(x)) == _json(encode(y))
-        for name, encode in _ENCODE.items()
+        (x := getattr(a, name)) is (y := getattr(b, name)) or _json(_ENCODE[name](x)) == _json(_ENCODE[name](y))
+        for name in names
     )
 
 
@@ -119,10 +129,19 @@ def _row(value: object) -> Row:
     return (v, _str(text), _str(file), _str(section), tuple(_strs(row)), _str(column), _str(page))
 
 
-def from_json(text: str) -> Basis:
+def _format(text: str) -> dict[str, Any]:
     doc = _map(json.loads(text))
     if doc.get("format") != FORMAT:
         raise Bad
+    return doc
+
+
+def from_json(text: str, pages_text: str | None = None) -> Basis:
+    """The basis in ``text`` (one entry of every field, as :func:`to_json` writes it by default), or in ``text``
+    and ``pages_text`` (the two entries :func:`write` stores)."""
+    doc = _format(text)
+    if pages_text is not None:
+        doc = {**doc, **{name: _format(pages_text)[name] for name in _PAGES}}
     return Basis(
         digests=_strs(doc["digests"]),
         pins={k: _str(v) for k, v in _map(doc["pins"]).items()},
@@ -145,24 +164,37 @@ def _page(value: object) -> tuple[str, int, str]:
     return _str(value[0]), value[1], _str(value[2])
 
 
+_EMPTY_PAGES = _json({"format": FORMAT, "front_matter": {}, "pages": {}})
+
+
 def read(cache: ResultsCache, key: str) -> Basis | None:
-    """The basis stored under ``key``, or None (none, damaged, or from another version of this code)."""
+    """The basis stored under ``key``, or None (none, damaged, or from another version of this code). Without its
+    pages' entry (or with that entry damaged) it is the basis with no page known: every content file is read."""
     body = cache.read_bytes(ENTRY, key)
     if body is None:
         return None
+    pages = cache.read_bytes(PAGES_ENTRY, key)
     try:
-        return from_json(body.decode("utf-8"))
+        text = body.decode("utf-8")
+        if pages is not None:
+            try:
+                return from_json(text, pages.decode("utf-8"))
+            except (Bad, ValueError, KeyError, TypeError, UnicodeError):
+                pass
+        return from_json(text, _EMPTY_PAGES)
     except (Bad, ValueError, KeyError, TypeError, UnicodeError):
         return None
 
 
 def write(cache: ResultsCache, key: str, basis: Basis, kept: Basis | None = None) -> None:
-    """Store ``basis`` unless it is ``kept`` as read (best effort, as every cache entry: a failure only costs the
-    next build time; a value JSON cannot hold leaves the basis unwritten)."""
-    try:
-        if kept is not None and _same(basis, kept):
+    """Store each of the two entries of ``basis`` unless it is ``kept``'s as read (best effort, as every cache
+    entry: a failure only costs the next build time; a value JSON cannot hold leaves the basis unwritten). The
+    pages' entry is written after the other, so that it is never newer than a basis it does not belong to."""
+    for name, names in _PARTS.items():
+        try:
+            if kept is not None and _same(basis, kept, names):
+                continue
+            text = to_json(basis, names)
+        except (TypeError, ValueError):
             return
-        text = to_json(basis)
-    except (TypeError, ValueError):
-        return
-    cache.write_bytes(ENTRY, key, text.encode("utf-8"))
+        cache.write_bytes(name, key, text.encode("utf-8"))

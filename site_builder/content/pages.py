@@ -121,6 +121,18 @@ def url_of(rel: Path) -> str:
     return "".join(p + "/" for p in parts)
 
 
+def url_of_text(rel: str) -> str:
+    """:func:`url_of` of a clean POSIX path given as text (``a/b.md``), without making a Path of it."""
+    head, _, name = rel.rpartition("/")
+    dot = name.rfind(".")
+    if 0 < dot < len(name) - 1:  # its suffix, as PurePath.suffix finds it
+        name = name[:dot]
+    parts = [*head.split("/"), name] if head else [name]
+    if parts[-1] == "index":
+        parts = parts[:-1]
+    return "".join(p + "/" for p in parts)
+
+
 def _meta_str(label: str, meta: dict[str, Any], key: str, required: bool = False) -> str | None:
     value = meta.get(key)
     if value is None and not required:
@@ -308,26 +320,30 @@ def load_content(
     build made it (:func:`stored_page`), its checks passed then, and is not read."""
     if not root.is_dir():
         raise InputError(str(root), "folder", "the content folder", "no such folder")
-    links_stay_inside(root, "content", root.parent)
-    glossary = root / "glossary"  # term files, not pages (site_builder/content/glossary.py reads them)
+    files = links_stay_inside(root, "content", root.parent)
     pages = []
-    for path in sorted(root.rglob("*.md")):
-        if path.is_relative_to(glossary):
+    for rel in files:
+        # term files (glossary/) are not pages (site_builder/content/glossary.py reads them); a folder named *.md is
+        # one line from load_page
+        if not rel.endswith(".md") or rel.startswith("glossary/"):
             continue
-        page = _stored(path, root, kinds, front, stored, digests) if stored and digests and front else None
+        path = root / rel
+        page = None
+        if stored and digests and front:
+            page = _stored(path, f"{root.name}/{rel}", rel, kinds, front, stored, digests)
         pages.append(page if page is not None else load_page(path, root, kinds, front))
     return pages
 
 
 def _stored(
     path: Path,
-    root: Path,
+    label: str,
+    rel: str,
     kinds: Mapping[str, ContentRules],
     front: FrontMatter,
     stored: Stored,
     digests: Mapping[str, str],
 ) -> Page | None:
-    label = path.relative_to(root.parent).as_posix()
     known = stored.get(label)
     if known is None or digests.get(label) != known[0] or known[2] not in front.known:
         return None
@@ -336,5 +352,5 @@ def _stored(
     kind = meta.get("kind", "page") if isinstance(meta, dict) else None
     if kind not in kinds:
         return None
-    url = url_of(path.relative_to(root))
+    url = url_of_text(rel)
     return stored_page(path, label, url, kinds[kind], front.take(front_key, label), body_line, digest)

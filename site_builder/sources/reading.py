@@ -115,28 +115,56 @@ def _read_fd(fd: int, limit: int, path: Path, label: str) -> bytes:
     return b"".join(chunks)
 
 
-def links_stay_inside(folder: Path, label: str, inside: Path) -> None:
+def links_stay_inside(folder: Path, label: str, inside: Path) -> list[str]:
     """Refuse a symbolic link under ``folder`` (``label`` names the folder in errors) that points outside
     ``inside`` (the project), a link to a folder (its files would be read under another name, or forever in a
-    loop) and a name that is not valid text: one line naming the link, never its target's content."""
-    root = Path(os.path.realpath(inside))
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        for name in sorted(dirnames) + sorted(filenames):
-            path = Path(dirpath) / name
-            rel = f"{label}/{path.relative_to(folder).as_posix()}"
+    loop) and a name that is not valid text: one line naming the link, never its target's content.
+
+    Returns what is under ``folder`` (files, folders, links to files), as POSIX paths relative to it, ordered as the
+    paths' parts sort. One listing of each folder, the entries' types taken from it (no call per file unless it is a
+    link): a large site's content folder holds thousands of files."""
+    root = os.path.realpath(inside)
+    found: list[str] = []
+
+    def bad(rel: str, want: str, got: str) -> InputError:
+        return InputError(f"{label}/{rel}", "file", want, got)
+
+    def visit(path: str, prefix: str) -> None:
+        try:
+            with os.scandir(path) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            return  # as os.walk: a folder that cannot be listed is the reader's to name, when it reads a file in it
+        folders = []
+        for entry in entries:
+            rel = prefix + entry.name
             try:
-                name.encode("utf-8")
+                entry.name.encode("utf-8")
             except UnicodeEncodeError:
-                raise InputError(rel, "file name", "a name in UTF-8", "bytes that are not UTF-8") from None
-            if not os.path.islink(path):
-                continue
-            if name in dirnames or os.path.isdir(path):
-                raise InputError(rel, "file", "a file or folder, not a link to a folder", "a symbolic link")
-            target = Path(os.path.realpath(path))
-            if not target.exists():
-                continue  # a dangling link: the reader names it as one
-            if not target.is_relative_to(root):
-                raise InputError(rel, "file", "a file inside the project", "a symbolic link to a file outside it")
+                raise InputError(f"{label}/{rel}", "file name", "a name in UTF-8", "bytes that are not UTF-8") from None
+            if entry.is_symlink():
+                if os.path.isdir(entry.path):
+                    raise bad(rel, "a file or folder, not a link to a folder", "a symbolic link")
+                target = os.path.realpath(entry.path)
+                if os.path.exists(target) and not _under(target, root):  # a dangling link: the reader names it
+                    raise bad(rel, "a file inside the project", "a symbolic link to a file outside it")
+                found.append(rel)
+            elif entry.is_dir(follow_symlinks=False):
+                folders.append((entry.path, rel + "/"))
+                found.append(rel)
+            else:
+                found.append(rel)
+        for sub, sub_prefix in folders:
+            visit(sub, sub_prefix)
+
+    visit(os.fspath(folder), "")
+    found.sort(key=lambda rel: rel.split("/"))
+    return found
+
+
+def _under(path: str, root: str) -> bool:
+    """Whether the real path ``path`` is ``root`` or inside it (as PurePath.is_relative_to, on text)."""
+    return path == root or path.startswith(root if root.endswith("/") else root + "/")
 
 
 def read_text(path: Path, label: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:

@@ -4,6 +4,7 @@ is written only when its text would change."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,3 +75,27 @@ def test_the_basis_is_written_only_when_its_text_changes(tmp_path) -> None:  # t
     reordered = _basis(pins={"b": "y", "a": "x"})
     basis.write(store, "key2", reordered, _basis(pins={"a": "x", "b": "y"}))  # same items, another order
     assert basis.read(store, "key2") == reordered and list(basis.read(store, "key2").pins) == ["b", "a"]  # type: ignore[union-attr]
+
+
+def test_an_edit_to_the_pages_alone_rewrites_only_the_pages_entry(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = ResultsCache(tmp_path)
+    first = _basis(front_matter={"f1": {"title": "A"}}, pages={"content/a.md": ("d1", 3, "f1")})
+    basis.write(store, "key", first)
+    entries = {p.name.partition(".")[0]: p for p in tmp_path.iterdir()}
+    assert set(entries) == {basis.ENTRY, basis.PAGES_ENTRY}
+    kept = basis.read(store, "key")
+    assert kept == first
+    os.utime(entries[basis.ENTRY], ns=(1, 1))
+    os.utime(entries[basis.PAGES_ENTRY], ns=(1, 1))
+    edited = _basis(figures=kept.figures, front_matter={"f2": {"title": "B"}}, pages={"content/a.md": ("d2", 3, "f2")})
+    basis.write(store, "key", edited, kept)
+    assert entries[basis.ENTRY].stat().st_mtime_ns == 1  # not written again
+    assert entries[basis.PAGES_ENTRY].stat().st_mtime_ns != 1  # written
+    assert basis.read(store, "key") == edited
+    # a damaged pages entry leaves the basis with no page known (every content file is read); a damaged basis is none
+    raw = entries[basis.PAGES_ENTRY].read_bytes()
+    entries[basis.PAGES_ENTRY].write_bytes(raw[:-3])
+    assert basis.read(store, "key") == _basis(figures=kept.figures)
+    entries[basis.PAGES_ENTRY].write_bytes(raw)
+    entries[basis.ENTRY].write_bytes(entries[basis.ENTRY].read_bytes()[:-3])
+    assert basis.read(store, "key") is None

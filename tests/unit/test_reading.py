@@ -489,3 +489,26 @@ def test_read_text_and_sha256_hashes_the_bytes_read(tmp_path: Path) -> None:
     assert text == "{\n}\n"
     assert digest == hashlib.sha256(raw).hexdigest()
     assert fails(reading.read_text_and_sha256, p, "a.json", max_bytes=3).found == f"{len(raw)} bytes"
+
+
+def test_the_folder_listing_is_what_pathlib_finds_in_its_order(tmp_path: Path) -> None:
+    """links_stay_inside lists a folder once (content/pages.py takes its pages from that listing): every file,
+    folder and link to a file, ordered as pathlib's sorted paths are (by parts: "a/b.md" before "a-b/x.md")."""
+    root = tmp_path / "project"
+    content = root / "content"
+    for rel in ["a/b.md", "a-b/x.md", "a.md", "a/.hidden.md", "index.md", "z/y/deep.md", "glossary/t.md", "x.txt"]:
+        (content / rel).parent.mkdir(parents=True, exist_ok=True)
+        (content / rel).write_text("x", encoding="utf-8")
+    (content / "folder.md").mkdir()
+    (content / "link.md").symlink_to(content / "a.md")
+    (content / "dangling.md").symlink_to(content / "gone.md")
+    found = reading.links_stay_inside(content, "content", root)
+    assert found == [p.relative_to(content).as_posix() for p in sorted(content.rglob("*"))]
+    (content / "out.md").symlink_to(tmp_path / "elsewhere.md")
+    (tmp_path / "elsewhere.md").write_text("x", encoding="utf-8")
+    with pytest.raises(InputError, match=r"^content/out\.md: file: expected a file inside the project"):
+        reading.links_stay_inside(content, "content", root)
+    (content / "out.md").unlink()
+    (content / "dir-link").symlink_to(content / "a")
+    with pytest.raises(InputError, match=r"^content/dir-link: file: expected a file or folder, not a link"):
+        reading.links_stay_inside(content, "content", root)
