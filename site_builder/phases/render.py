@@ -65,6 +65,9 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         base_url = extras.site_url(ctx.opts.site_url)
         (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
         (tmp / "figures.json").write_bytes(_figure_list(modeled, renderer))
+        for path, text in _card_files(modeled, renderer).items():
+            (tmp / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / path).write_text(text, "utf-8")
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
     return Rendered(tmp, renderer, bool(theirs))
@@ -141,6 +144,29 @@ def _figure_list(modeled: Modeled, renderer: Any) -> bytes:
     if not index_key:
         return figure_list()
     return modeled.models.cache.get_or_compute_bytes("figures-json", index_key, figure_list)
+
+
+def _card_files(modeled: Modeled, renderer: Any) -> dict[str, str]:
+    """The number cards' files (render/figure_cards.py), under the figure index page's key as figures.json is:
+    they are made from the same figure list."""
+    from site_builder.render.figure_cards import card_files
+
+    def cards() -> bytes:
+        made = card_files(modeled.registry.figure_entries(modeled.files))
+        return json.dumps(made, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    index_key = renderer.keys.get("figures/")
+    body = cards() if not index_key else modeled.models.cache.get_or_compute_bytes("figure-cards", index_key, cards)
+    try:
+        files = json.loads(body)
+        if isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            from site_builder.render.figure_cards import FOLDER, SHARDS
+
+            if sorted(files) == [f"{FOLDER}/{i:02d}.json" for i in range(SHARDS)]:
+                return files
+    except ValueError:
+        pass
+    return json.loads(cards())  # an entry that is not what this code writes: made again
 
 
 def _shared_out(plan: list[PlannedPage], renderer: Any, owns: dict[str, str]) -> list[PlannedPage]:

@@ -262,17 +262,43 @@ def test_enter_follows_a_figure_and_the_card_gives_pages_and_published_values(br
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.url == href
-    # figures.json is read once, when a card first opens, not with the page
+    # a card reads its key's file of figures/cards/ (once per file), when it first opens; never figures.json
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(server + "cit/", wait_until="networkidle")
-    assert not any(u.endswith("figures.json") for u in requests)
+    assert not any("/figures/" in u or u.endswith("figures.json") for u in requests)
     figs = page.locator("main a.fig:visible")
+    keys = []
     for i in range(3):
         figs.nth(i).focus()
+        keys.append(figs.nth(i).get_attribute("data-fig"))
         page.wait_for_function("() => !document.querySelector('#fig-card .fig-card-more').textContent.includes('…')")
-    assert sum(u.endswith("figures.json") for u in requests) == 1
+    from site_builder.render.figure_cards import file_of
+
+    wanted = sorted({server + file_of(k) for k in keys})
+    assert sorted(u for u in requests if "/figures/" in u or u.endswith("figures.json")) == wanted
     page.close()
+
+
+def test_each_figure_is_in_the_card_file_the_page_script_fetches_for_it(tab, server, site_dir: Path):
+    """site.js's cardFile and figure_cards.shard_of name the same file for every key, and that file holds the key
+    with its first pages and their count (the figure list, figures.json, has them all)."""
+    from site_builder.render.figure_cards import PAGES, file_of
+
+    figures = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
+    page = tab()
+    page.goto(server + "cit/")
+    keys = [f["key"] for f in figures] + ["ключ.ünïcode", "x"]
+    assert page.evaluate("keys => keys.map(k => window.SiteSource.cardFile(k))", keys) == [file_of(k) for k in keys]
+    cards: dict[str, dict] = {}
+    for f in figures:
+        name = file_of(f["key"])
+        if name not in cards:
+            cards[name] = json.loads((site_dir / name).read_text(encoding="utf-8"))["figures"]
+        card = cards[name][f["key"]]
+        assert card["pages"] == f["pages"][:PAGES] and card["count"] == len(f["pages"]), f["key"]
+        assert card.get("published") == f.get("published") and card.get("versions") == f.get("versions")
+    assert sum(len(c) for c in cards.values()) == len(figures)
 
 
 def test_a_card_and_the_figure_index_note_a_figure_whose_data_versions_differ(tab, server):

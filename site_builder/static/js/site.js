@@ -149,26 +149,29 @@
   });
 
   // ---------------------------------------------------------------------------------------- number cards
-  let index = null;
-  function figureIndex() {
-    if (!index) {
-      index = fetch(ROOT + "figures.json", { credentials: "same-origin" })
+  // A card's pages, published figure and data versions come from its key's file of figures/cards/ (written by
+  // site_builder/render/figure_cards.py; cardFile is its shard_of): FNV-1a of the key's UTF-8 bytes, modulo 32.
+  // Each file is fetched once, when a card of one of its keys first opens (not the whole figure list).
+  const SHARDS = 32;
+  function cardFile(key) {
+    let h = 0x811c9dc5;
+    new TextEncoder().encode(key).forEach(function (b) { h = Math.imul(h ^ b, 0x01000193) >>> 0; });
+    return "figures/cards/" + String(h % SHARDS).padStart(2, "0") + ".json";
+  }
+  window.SiteSource.cardFile = cardFile;
+  const cardFiles = {};
+  function cardOf(key) {
+    const file = cardFile(key);
+    if (!cardFiles[file]) {
+      cardFiles[file] = fetch(ROOT + file, { credentials: "same-origin" })
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-        .then(function (d) {
-          const list = Array.isArray(d.figures) ? d.figures : Object.keys(d.figures || {}).map(function (k) {
-            return Object.assign({ key: k }, d.figures[k]);
-          });
-          const byKey = {};
-          list.forEach(function (f) { byKey[f.key] = f; });
-          return { byKey: byKey, titles: d.titles || d.pages || {} };
-        });
-      index.catch(function () { index = null; });
+        .then(function (d) { return (d && d.figures) || {}; });
+      cardFiles[file].catch(function () { delete cardFiles[file]; });
     }
-    return index;
+    return cardFiles[file].then(function (figures) { return figures[key]; });
   }
   let navTitles = null;
-  function pageTitle(url, titles) {
-    if (titles && typeof titles[url] === "string") return titles[url];
+  function pageTitle(url) {
     if (!navTitles) {
       navTitles = {};
       document.querySelectorAll(".site-header nav .nav-group").forEach(function (g) {
@@ -199,26 +202,32 @@
       const more = node("div", { className: "fig-card-more" }, [node("p", { className: "fig-card-label", text: "Shown on: …" })]);
       c.appendChild(more);
       c.appendChild(node("p", { className: "fig-card-key" }, [node("code", { text: el.dataset.fig })]));
-      figureIndex().then(function (ix) {
-        const f = ix.byKey[el.dataset.fig];
+      cardOf(el.dataset.fig).then(function (f) {
         more.textContent = "";
         if (!f) return;
         const here = location.href.split("#")[0];
-        const pages = (f.pages || []).filter(function (u) { return new URL(u, ROOT).href !== here; });
+        const all = f.pages || [];
+        const pages = all.filter(function (u) { return new URL(u, ROOT).href !== here; }).slice(0, 8);
         if (pages.length) {
           more.appendChild(node("p", { className: "fig-card-label", text: "Also shown on:" }));
           more.appendChild(node("ul", {}, pages.map(function (u) {
-            return node("li", {}, [node("a", { href: ROOT + u, text: pageTitle(u, ix.titles) })]);
+            return node("li", {}, [node("a", { href: ROOT + u, text: pageTitle(u) })]);
           })));
         } else {
           more.appendChild(node("p", { className: "fig-card-label", text: "Shown on no other page." }));
         }
+        if (typeof f.count === "number" && f.count > all.length) {
+          // the file lists a figure's first pages only: the figure index lists them all
+          more.appendChild(node("p", {}, ["Shown on " + f.count + " pages in all: ",
+            node("a", { href: ROOT + "figures/", text: "the figure index" }), " lists them."]));
+        }
+        const ours = el.textContent;
         if (typeof f.published === "string") {
-          if (f.published === f.text) {
+          if (f.published === ours) {
             more.appendChild(node("p", { text: "The same as the published figure." }));
           } else {
             more.appendChild(node("p", { className: "fig-card-differs" }, [
-              "Published: ", node("strong", { text: f.published }), " · ours: ", node("strong", { text: f.text }),
+              "Published: ", node("strong", { text: f.published }), " · ours: ", node("strong", { text: ours }),
               ". The results section says why they differ."]));
           }
         }

@@ -1,0 +1,52 @@
+"""What a number card fetches: for each figure, the pages showing it (the first few), how many there are, and the
+published figure and data versions where the figure has them, in ``figures/cards/NN.json``.
+
+A card opened on any page used to fetch ``figures.json``, the whole figure list with every page using every
+figure: 0.85 MB on this site, 15.8 MB for a synthetic site of 2,006 pages, for one card. The cards' files split
+that by key into :data:`SHARDS` files (a card fetches the one its key falls in, once), and list at most
+:data:`PAGES` pages per figure with the count of all of them (the figure index, which reads ``figures.json``,
+lists every one). A key's file is :func:`shard_of` its key, a function site.js computes the same way.
+
+No figure's text is in them: a card shows the text of the link it opened from (which the parity check reads on
+the page), so these files hold no number the site shows as ours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+SHARDS = 32
+PAGES = 9  # a card lists at most 8 pages besides the one it is opened on
+FOLDER = "figures/cards"
+
+
+def shard_of(key: str) -> int:
+    """FNV-1a (32 bits) of the key's UTF-8 bytes, modulo :data:`SHARDS` (site.js ``cardFile`` is the same)."""
+    h = 0x811C9DC5
+    for b in key.encode("utf-8"):
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h % SHARDS
+
+
+def file_of(key: str) -> str:
+    """The site path of the cards' file holding ``key``."""
+    return f"{FOLDER}/{shard_of(key):02d}.json"
+
+
+def card_files(entries: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Each cards' file (site path -> JSON text) from the figure list's entries (Registry.figure_entries), every
+    file written, an empty one included, so a card never asks for a file that is not there."""
+    shards: list[dict[str, dict[str, Any]]] = [{} for _ in range(SHARDS)]
+    for e in entries:
+        pages = e.get("pages") or []
+        card: dict[str, Any] = {"pages": list(pages[:PAGES]), "count": len(pages)}
+        for name in ("published", "versions"):
+            if name in e:
+                card[name] = e[name]
+        shards[shard_of(str(e["key"]))][str(e["key"])] = card
+    return {
+        f"{FOLDER}/{i:02d}.json": json.dumps({"figures": s}, ensure_ascii=False, separators=(",", ":"))
+        for i, s in enumerate(shards)
+    }
