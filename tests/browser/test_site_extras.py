@@ -189,6 +189,35 @@ def test_the_figure_index_filters_and_fits_the_screen(tab, server: str, site_dir
     assert "0 figures match" in (page.text_content("#fig-count") or "")
 
 
+def test_a_figure_on_many_pages_lists_its_first_pages_and_the_rest_on_request(
+    browser, server: str, site_dir: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """On a large site a figure is on hundreds of pages: its row lists eight, and a button makes the rest (the
+    filter finds the row by any of them). Served here a figure list whose exp.final.B is on 30 pages."""
+    doc = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))
+    many = [f"cit/optics-copy{i:02d}/" for i in range(30)]
+    for f in doc["figures"]:
+        if f["key"] == "exp.final.B":
+            f["pages"] = many
+    context = browser.new_context(viewport={"width": 1200, "height": 800})  # its own: the route is not shared
+    page = context.new_page()
+    page.route("**/figures.json", lambda route: route.fulfill(json=doc))
+    page.goto(server + "figures/")
+    page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
+    cell = page.locator('tr[data-key="exp.final.B"] td.fig-pages')
+    assert [a.get_attribute("href") for a in cell.locator("a").all()] == [f"../{u}" for u in many[:8]]
+    button = cell.locator("button")
+    assert button.inner_text() == "and 22 more"
+    page.fill("#fig-filter-input", "copy29")  # a page not listed yet still finds the row
+    page.wait_for_function(f"() => ({VISIBLE_KEYS})().length === 1", timeout=5_000)
+    assert page.evaluate(VISIBLE_KEYS) == ["exp.final.B"]
+    button.click()
+    assert [a.get_attribute("href") for a in cell.locator("a").all()] == [f"../{u}" for u in many]
+    assert cell.locator("button").count() == 0
+    assert cell.inner_text().count(", ") == 29
+    context.close()
+
+
 HEADING = re.compile(r'<h([23]) id="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
 
 

@@ -18,6 +18,7 @@
     titles = {};
   }
   var rows = []; // {tr, hay, group}
+  var SHOWN = 8; // pages listed in a row before its "and N more" button
   var groups = {}; // group id -> {section, total, counters}
 
   function describe(s) { // one line, as site.js writes a figure link's source (site.js runs first)
@@ -80,16 +81,33 @@
     srcLink.href = root + s.page + "#" + s.anchor;
     src.appendChild(srcLink);
     var pages = cell("Shown on", "fig-pages");
+    var list = f.pages || [];
     var names = [];
-    (f.pages || []).forEach(function (u, i) {
-      var title = titles[u] || u || "Home";
-      names.push(u, title);
-      if (i) pages.appendChild(document.createTextNode(", "));
-      var a = el("a", "", title);
-      a.href = root + u;
-      pages.appendChild(a);
+    list.forEach(function (u) {
+      names.push(u, titles[u] || u || "Home");
     });
-    if (!f.pages || !f.pages.length) pages.appendChild(el("span", "fig-none", "not shown on a page"));
+    function links(from, to) {
+      for (var i = from; i < to; i++) {
+        if (i) pages.appendChild(document.createTextNode(", "));
+        var a = el("a", "", names[2 * i + 1]);
+        a.href = root + list[i];
+        pages.appendChild(a);
+      }
+    }
+    links(0, Math.min(list.length, SHOWN));
+    if (list.length > SHOWN) {
+      // a figure on hundreds of pages (a large site) lists its first pages; the rest are made when asked for
+      var tail = el("span", "fig-more");
+      var more = el("button", "", "and " + (list.length - SHOWN) + " more");
+      more.type = "button";
+      more.addEventListener("click", function () {
+        tail.remove();
+        links(SHOWN, list.length);
+      });
+      tail.append(" ", more);
+      pages.appendChild(tail);
+    }
+    if (!list.length) pages.appendChild(el("span", "fig-none", "not shown on a page"));
     tr.append(key, text, src, pages);
     var hay = [f.key, f.text, describe(s), s.page].concat(names).join(" \u0001 ").toLowerCase();
     return { tr: tr, hay: hay };
