@@ -141,7 +141,8 @@ def from_json(text: str, pages_text: str | None = None) -> Basis:
     and ``pages_text`` (the two entries :func:`write` stores)."""
     doc = _format(text)
     if pages_text is not None:
-        doc = {**doc, **{name: _format(pages_text)[name] for name in _PAGES}}
+        pages = _format(pages_text)
+        doc = {**doc, **{name: pages[name] for name in _PAGES}}
     return Basis(
         digests=_strs(doc["digests"]),
         pins={k: _str(v) for k, v in _map(doc["pins"]).items()},

@@ -115,14 +115,12 @@ def stored_page(
 
 
 def url_of(rel: Path) -> str:
-    parts = list(rel.with_suffix("").parts)
-    if parts[-1] == "index":
-        parts = parts[:-1]
-    return "".join(p + "/" for p in parts)
+    return url_of_text(rel.as_posix())
 
 
 def url_of_text(rel: str) -> str:
-    """:func:`url_of` of a clean POSIX path given as text (``a/b.md``), without making a Path of it."""
+    """The site path of the content file at ``rel``, a clean relative POSIX path (``a/b.md`` -> ``a/b/``,
+    ``a/index.md`` -> ``a/``), without making a Path of it."""
     head, _, name = rel.rpartition("/")
     dot = name.rfind(".")
     if 0 < dot < len(name) - 1:  # its suffix, as PurePath.suffix finds it

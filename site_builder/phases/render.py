@@ -64,8 +64,9 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         renderer.write_downloads(modeled.files, unchanged=state.unchanged("data/"))
         base_url = extras.site_url(ctx.opts.site_url)
         (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
-        (tmp / "figures.json").write_bytes(_figure_list(modeled, renderer))
-        for path, text in _card_files(modeled, renderer).items():
+        listing, cards = _figure_files(modeled, renderer)
+        (tmp / "figures.json").write_bytes(listing)
+        for path, text in cards.items():
             (tmp / path).parent.mkdir(parents=True, exist_ok=True)
             (tmp / path).write_text(text, "utf-8")
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
@@ -124,49 +125,40 @@ def _own_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, rendere
     return {p.url: keys.own_key(renderer.code, p, models.payload_digests) for p in collected.plan}
 
 
-def _figure_list(modeled: Modeled, renderer: Any) -> bytes:
-    """figures.json's bytes (made once, as bytes: a large site's list is tens of MB, each copy of it counts)."""
+def _figure_files(modeled: Modeled, renderer: Any) -> tuple[bytes, dict[str, str]]:
+    """figures.json's bytes (made once, as bytes: a large site's list is tens of MB, each copy of it counts) and the
+    number cards' files (render/figure_cards.py), made in one pass over the figure list's entries when either is
+    not in the cache."""
+    from site_builder.render.figure_cards import Cards, files_of
 
-    def figure_list() -> bytes:
-        # the bytes json.dumps(registry.to_json(files)) gives, written a figure at a time (not all as objects, text
-        # and bytes at once)
-        out = io.BytesIO()
-        out.write(b'{"figures":[')
-        for i, entry in enumerate(modeled.registry.figure_entries(modeled.files)):
-            if i:
-                out.write(b",")
-            out.write(json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
-        out.write(b"]}")
-        return out.getvalue()
+    made: list[tuple[bytes, dict[str, str]]] = []
 
-    # all it holds (the figures, the pages using them, the files) the figure index page read: in that page's key
+    def both() -> tuple[bytes, dict[str, str]]:
+        if not made:
+            # the bytes json.dumps(registry.to_json(files)) gives, written a figure at a time (not all as objects,
+            # text and bytes at once)
+            out, cards = io.BytesIO(), Cards()
+            out.write(b'{"figures":[')
+            for i, entry in enumerate(modeled.registry.figure_entries(modeled.files)):
+                if i:
+                    out.write(b",")
+                out.write(json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+                cards.add(entry)
+            out.write(b"]}")
+            made.append((out.getvalue(), cards.files()))
+        return made[0]
+
+    def card_bytes() -> bytes:
+        return json.dumps(both()[1], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    # all they hold (the figures, the pages using them, the files) the figure index page read: in that page's key
     index_key = renderer.keys.get("figures/")
     if not index_key:
-        return figure_list()
-    return modeled.models.cache.get_or_compute_bytes("figures-json", index_key, figure_list)
-
-
-def _card_files(modeled: Modeled, renderer: Any) -> dict[str, str]:
-    """The number cards' files (render/figure_cards.py), under the figure index page's key as figures.json is:
-    they are made from the same figure list."""
-    from site_builder.render.figure_cards import card_files
-
-    def cards() -> bytes:
-        made = card_files(modeled.registry.figure_entries(modeled.files))
-        return json.dumps(made, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-    index_key = renderer.keys.get("figures/")
-    body = cards() if not index_key else modeled.models.cache.get_or_compute_bytes("figure-cards", index_key, cards)
-    try:
-        files = json.loads(body)
-        if isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-            from site_builder.render.figure_cards import FOLDER, SHARDS
-
-            if sorted(files) == [f"{FOLDER}/{i:02d}.json" for i in range(SHARDS)]:
-                return files
-    except ValueError:
-        pass
-    return json.loads(cards())  # an entry that is not what this code writes: made again
+        return both()
+    cache = modeled.models.cache
+    listing = cache.get_or_compute_bytes("figures-json", index_key, lambda: both()[0])
+    cards = files_of(cache.get_or_compute_bytes("figure-cards", index_key, card_bytes))
+    return listing, cards if cards is not None else both()[1]  # an entry not as this code writes it: made again
 
 
 def _shared_out(plan: list[PlannedPage], renderer: Any, owns: dict[str, str]) -> list[PlannedPage]:

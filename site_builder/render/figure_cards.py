@@ -14,7 +14,7 @@ the page), so these files hold no number the site shows as ours.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 SHARDS = 32
@@ -35,18 +35,38 @@ def file_of(key: str) -> str:
     return f"{FOLDER}/{shard_of(key):02d}.json"
 
 
-def card_files(entries: Iterable[Mapping[str, Any]]) -> dict[str, str]:
-    """Each cards' file (site path -> JSON text) from the figure list's entries (Registry.figure_entries), every
-    file written, an empty one included, so a card never asks for a file that is not there."""
-    shards: list[dict[str, dict[str, Any]]] = [{} for _ in range(SHARDS)]
-    for e in entries:
+class Cards:
+    """The cards' files, made a figure list entry at a time (Registry.figure_entries: the figure list is written
+    from the same pass)."""
+
+    def __init__(self) -> None:
+        self.shards: list[dict[str, dict[str, Any]]] = [{} for _ in range(SHARDS)]
+
+    def add(self, e: Mapping[str, Any]) -> None:
         pages = e.get("pages") or []
         card: dict[str, Any] = {"pages": list(pages[:PAGES]), "count": len(pages)}
         for name in ("published", "versions"):
             if name in e:
                 card[name] = e[name]
-        shards[shard_of(str(e["key"]))][str(e["key"])] = card
-    return {
-        f"{FOLDER}/{i:02d}.json": json.dumps({"figures": s}, ensure_ascii=False, separators=(",", ":"))
-        for i, s in enumerate(shards)
-    }
+        self.shards[shard_of(str(e["key"]))][str(e["key"])] = card
+
+    def files(self) -> dict[str, str]:
+        """Each file (site path -> JSON text), every one written, an empty one included, so a card never asks for
+        a file that is not there."""
+        return {
+            f"{FOLDER}/{i:02d}.json": json.dumps({"figures": s}, ensure_ascii=False, separators=(",", ":"))
+            for i, s in enumerate(self.shards)
+        }
+
+
+def files_of(body: bytes) -> dict[str, str] | None:
+    """The files kept as JSON (``{path: text}``, as the render phase caches them), or None when it is not every
+    file this code writes."""
+    try:
+        files = json.loads(body)
+    except ValueError:
+        return None
+    names = [f"{FOLDER}/{i:02d}.json" for i in range(SHARDS)]
+    if not isinstance(files, dict) or sorted(files) != names or not all(isinstance(v, str) for v in files.values()):
+        return None
+    return files

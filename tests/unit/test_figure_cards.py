@@ -22,7 +22,10 @@ def test_card_files_cap_the_pages_and_count_them_all() -> None:
         {"key": "a.b", "text": "1", "pages": many, "published": "2"},
         {"key": "c.d", "text": "3", "pages": [], "versions": {"v1": "3", "v2": "4"}},
     ]
-    files = fc.card_files(entries)
+    cards = fc.Cards()
+    for e in entries:
+        cards.add(e)
+    files = cards.files()
     assert sorted(files) == [f"figures/cards/{i:02d}.json" for i in range(fc.SHARDS)]  # empty ones too
     held = {k: v for text in files.values() for k, v in json.loads(text)["figures"].items()}
     assert held == {
@@ -31,3 +34,8 @@ def test_card_files_cap_the_pages_and_count_them_all() -> None:
     }
     assert "a.b" in json.loads(files[fc.file_of("a.b")])["figures"]
     assert all('"text"' not in text for text in files.values())  # no number of ours: the card shows its link's text
+    # as the render phase keeps them in the cache, and read back: an entry that is not every file is not taken
+    assert fc.files_of(json.dumps(files).encode()) == files
+    assert fc.files_of(b"[]") is None and fc.files_of(b"{") is None
+    assert fc.files_of(json.dumps({k: v for k, v in files.items() if k != fc.file_of("a.b")}).encode()) is None
+    assert fc.files_of(json.dumps({**files, fc.file_of("a.b"): 1}).encode()) is None
