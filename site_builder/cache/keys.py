@@ -3,7 +3,8 @@
 A page is rendered from (1) the code and templates, (2) the site-wide values the renderer holds (navigation,
 page titles, results files, every figure and the pages that use it, the glossary with its generated back-links,
 the decks as the hubs list them) and (3) its own planned page (its content file, kind-specific data, results
-document) and its charts' payloads (by digest).
+document). A chart's payload is not in a page but in a file of its own (explorers/NAME.json), which the page
+names.
 
 Which of (2) a page depends on is not listed anywhere: the renderer notes each site-wide value as the page's
 render reads it (as Sphinx's ``note_dependency`` and Lektor's ``record_dependency`` do), and the page's key is
@@ -213,9 +214,9 @@ def figures_digest(registry: Registry) -> str:
     return h.hexdigest()
 
 
-def own_key(code: str, p: PlannedPage, payloads: dict[str, str]) -> str:
+def own_key(code: str, p: PlannedPage) -> str:
     """(1) and (3) above: what one page is made from besides the site-wide values, the first half of its key."""
-    return digest(code, p, [[name, payloads[name]] for name in p.charts])
+    return digest(code, p)
 
 
 def page_key(own: str, reads: list[tuple[str, str]]) -> str:

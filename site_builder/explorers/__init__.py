@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 Docs = Mapping[str, "ResultsText"]
 FMT = ("js/ports/fmt.js",)  # site_builder/fmt.py's formats, one port shared by several explorers
 NUM = ("js/ports/num.js",)  # math.fsum, fmean and int / int, one port shared by several explorers
+DATA_FOLDER = "explorers"  # the site's folder of the explorers' payloads (Explorer.data_file)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,12 @@ class Explorer:
     def cases(self) -> Callable[[Docs], list[dict[str, Any]]]:
         """``cases(docs)``: its parity cases."""
         return self.module.cases  # type: ignore[no-any-return]
+
+    @property
+    def data_file(self) -> str:
+        """Its payload's file in the site (compact JSON): one file every page showing the explorer loads, not a
+        copy inside each page."""
+        return f"{DATA_FOLDER}/{self.name}.json"
 
     @property
     def scripts(self) -> tuple[str, str]:

@@ -26,6 +26,7 @@ from site_builder.results.figures import Registry, ResultsFile
 
 RESERVED = {
     "assets": "the site's assets (site_builder/static/)",
+    "explorers": "the explorers' data (explorers/)",
     "figures.json": "the figure list (figures.json)",
     "search": "the search index (search/)",
     "sitemap.xml": "the sitemap (sitemap.xml)",

@@ -69,6 +69,7 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         for path, text in cards.items():
             (tmp / path).parent.mkdir(parents=True, exist_ok=True)
             (tmp / path).write_text(text, "utf-8")
+        _write_payloads(tmp, collected)
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
     return Rendered(tmp, renderer, bool(theirs))
@@ -80,9 +81,7 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
 
     plan, state = collected.plan, ctx.state
     nav = navigation(plan, {k: (s.title, s.home) for k, s in SERIES.items()})
-    renderer = PageRenderer(
-        collected.env, collected.md, tmp, modeled.registry, nav, SITE_TITLE, collected.explorer_data
-    )
+    renderer = PageRenderer(collected.env, collected.md, tmp, modeled.registry, nav, SITE_TITLE)
     renderer.term_links = collected.series.term_links()
     renderer.figures_digest = collected.figures_digest
     renderer.titles = {p.url: p.title for p in plan if p.kind.listed}
@@ -104,7 +103,7 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
 
 
 def _own_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, renderer: Any) -> dict[str, str]:
-    """Each page's own key (keys.own_key: the code and inputs, its planned page, its charts' payloads), when the
+    """Each page's own key (keys.own_key: the code and inputs, its planned page), when the
     inputs were hashed (else no page is reused). The site-wide values each page reads join its key as they are
     read (render/pages.py ``Shared``)."""
     from site_builder.cache import keys
@@ -122,7 +121,19 @@ def _own_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, rendere
         if not (k.startswith("content/") and k.endswith(".md")) and not k.startswith("site_builder/static/")
     ]
     renderer.code = hashlib.sha256(json.dumps([code, ctx.opts.site_url]).encode()).hexdigest()
-    return {p.url: keys.own_key(renderer.code, p, models.payload_digests) for p in collected.plan}
+    return {p.url: keys.own_key(renderer.code, p) for p in collected.plan}
+
+
+def _write_payloads(tmp: Path, collected: Collected) -> None:
+    """Each explorer's payload that some page shows, as its file (Explorer.data_file): the pages name it in their
+    chart-scripts block and site.js fetches it with the explorer's code, so a payload is held once in the site
+    (on a large site it was a seventh of the pages' bytes, one copy per page showing it)."""
+    from site_builder.explorers import EXPLORERS
+
+    for name in collected.charts:
+        path = tmp / EXPLORERS[name].data_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(collected.explorer_data[name], "utf-8")
 
 
 def _figure_files(modeled: Modeled, renderer: Any) -> tuple[bytes, dict[str, str]]:

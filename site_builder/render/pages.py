@@ -122,7 +122,6 @@ class PageRenderer:
         registry: Registry,
         nav: list[dict[str, Any]],
         site_title: str,
-        explorer_data: dict[str, str],
     ) -> None:
         self.shared: dict[str, Any] = {}  # the Shared values, by name
         self.shared_digests: dict[str, str] = {}
@@ -140,7 +139,6 @@ class PageRenderer:
         self.pins = {}
         self.figures_digest = ""  # render/keys.figures_digest of the registry
         self.code = ""  # a digest of the code, templates and every input but the pages' own (keys.own_key)
-        self.explorer_data = explorer_data  # explorer -> its payload as compact JSON text (by digest in own_key)
         # page URL -> its file in the output folder, if rendered or read from the cache (not carried over). Only the
         # file's name: the checks after render read the pages back one at a time (a large site's HTML, held until
         # the last check, was a third of its build's memory)
@@ -278,14 +276,14 @@ class PageRenderer:
         return {"pages": pages}
 
     def _render(self, p: PlannedPage) -> None:
-        ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": {}, "scripts": []}
+        ctx: dict[str, Any] = {"title": p.title, "page": p, "charts": [], "chart_data": [], "scripts": []}
         ctx["shared_scripts"] = []
         ctx.update(decks=[], glossary=[], term_html={}, slides=[], deck=None)
         root = p.kind.root if p.kind.root is not None else root_of(p.url)
         env = self.markdown_env(p, root)
         if p.charts:
             ctx["charts"] = p.charts
-            ctx["chart_data"] = {n: _json_text(self.explorer_data[n]) for n in p.charts}
+            ctx["chart_data"] = [EXPLORERS[n].data_file for n in p.charts]  # fetched by site.js, not held inline
             ctx["scripts"] = [s for n in p.charts for s in EXPLORERS[n].scripts]
             ctx["shared_scripts"] = list(dict.fromkeys(s for n in p.charts for s in EXPLORERS[n].shared))
         ctx.update(p.kind.context(p, Rendering(self, self.md, env, root)))

@@ -4,9 +4,11 @@
 //   the value, its source cell, the pages that show it and, where ours differs, the published value (and its
 //   text in each data version, where those differ): on hover,
 //   keyboard focus and tap. A first tap opens it; a second tap (or Enter) follows the link; Escape closes it.
-//   The pages and published values are read from figures.json when a card first opens, then kept.
+//   The pages and published values are read from the key's file of figures/cards/ when a card first opens,
+//   then kept.
 // * The header's dark-mode toggle (theme.js applies the choice before the page is drawn).
-// * Charts have their own files, charts/*.js, loaded only on pages with a chart.
+// * Charts have their own files, charts/*.js, loaded only on pages with a chart, and each explorer's data is a
+//   file of its own, explorers/NAME.json, fetched with its code.
 // * Printing: numbers whose source is on another page get a note number; the sources are listed at the end.
 (function () {
   "use strict";
@@ -287,10 +289,32 @@
       document.body.appendChild(el);
     };
     list.first.forEach(add);
+    // An explorer's payload is a file of the site (explorers/NAME.json, listed under "data"), shared by every page
+    // that shows it: fetched once, it becomes the page's <script type="application/json" id="data-NAME"> (where
+    // charts/mount.js reads it) before the explorer's code is added.
+    const payloads = {};
+    const payload = function (name) {
+      if (!payloads[name]) {
+        const src = (list.data || []).filter(function (s) { return s.slice(-name.length - 6) === "/" + name + ".json"; })[0];
+        payloads[name] = !src || document.getElementById("data-" + name) ? Promise.resolve() : fetch(src).then(function (r) {
+          if (!r.ok) throw new Error(src + ": HTTP " + r.status);
+          return r.text();
+        }).then(function (text) {
+          const block = document.createElement("script");
+          block.type = "application/json";
+          block.id = "data-" + name;
+          block.textContent = text;
+          document.body.appendChild(block);
+        });
+      }
+      return payloads[name];
+    };
     const figures = Array.from(document.querySelectorAll("figure.chart[data-chart]"));
     const codeOf = function (fig) {
       const name = fig.dataset.chart;
-      list.charts.filter(function (src) { return src.slice(-name.length - 4) === "/" + name + ".js"; }).forEach(add);
+      payload(name).then(function () {
+        list.charts.filter(function (src) { return src.slice(-name.length - 4) === "/" + name + ".js"; }).forEach(add);
+      }, function (e) { console.error("chart " + name + ": its data did not load (" + e.message + ")"); });
     };
     const rest = function () { figures.forEach(codeOf); };
     if ("IntersectionObserver" in window) {
