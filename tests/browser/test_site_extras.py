@@ -227,3 +227,43 @@ def test_csv_files_parse_as_csv(site_dir: Path) -> None:
     for f in files:
         rows = list(csv.reader(io.StringIO(f.read_text(encoding="utf-8"), newline="")))
         assert rows and all(len(r) == len(rows[0]) for r in rows), f
+
+
+CHART_SCRIPTS = re.compile(r'<script type="application/json" id="chart-scripts">(.*?)</script>', re.S)
+
+
+def test_an_explorers_data_is_one_file_the_pages_showing_it_fetch_once(
+    browser, server: str, site_dir: Path, pages
+) -> None:  # type: ignore[no-untyped-def]
+    """No page holds an explorer's payload: each page with a chart lists explorers/NAME.json, the file is the one
+    payload the build made for NAME, and a page with two charts fetches each of its files once and draws both."""
+    from site_builder.explorers import EXPLORERS
+
+    shown: dict[str, list[str]] = {}
+    for path in pages:
+        html = (site_dir / path / "index.html").read_text("utf-8")
+        assert '<script type="application/json" id="data-' not in html, path
+        charts = re.findall(r'<figure class="chart[^"]*"[^>]*data-chart="([a-z_]+)"', html)
+        listed = [json.loads(b)["data"] for b in CHART_SCRIPTS.findall(html)]
+        if not charts:
+            assert listed == [], path
+            continue
+        (data,) = listed
+        assert [urljoin(f"/{path}", src) for src in data] == [f"/explorers/{n}.json" for n in dict.fromkeys(charts)]
+        for name in charts:
+            shown.setdefault(name, []).append(path)
+    assert set(shown) == set(EXPLORERS), "every explorer is shown somewhere"
+    for name in EXPLORERS:
+        assert json.loads((site_dir / "explorers" / f"{name}.json").read_text("utf-8")), name
+    two = next(p for p in pages for n in shown if p in shown[n] and sum(p in v for v in shown.values()) > 1)
+    names = sorted(n for n in shown if two in shown[n])
+    context = browser.new_context()
+    page = context.new_page()
+    got: list[str] = []
+    page.on("request", lambda r: got.append(r.url) if r.url.startswith(f"{server}explorers/") else None)
+    page.goto(server + two)
+    page.evaluate("() => document.querySelectorAll('figure.chart[data-chart]').forEach(f => f.scrollIntoView())")
+    for name in names:
+        page.wait_for_function(f"() => document.getElementById('chart-{name}').dataset.ready === 'true'")
+    context.close()
+    assert sorted(got) == sorted(f"{server}explorers/{n}.json" for n in names)
