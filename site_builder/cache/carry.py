@@ -29,7 +29,8 @@ class Carry:
         self.old = old
         self.new = new
         pages = output.get("pages")
-        self.pages: dict[str, Any] = pages if isinstance(pages, dict) else {}  # url -> [key, sha256, tables]
+        # url -> [key, sha256, tables, own key, names of the shared values its render read]
+        self.pages: dict[str, Any] = pages if isinstance(pages, dict) else {}
 
     def _link(self, rel: str) -> None:
         dest = self.new / rel
@@ -46,18 +47,28 @@ class Carry:
     def has_page(self, url: str, key: str) -> bool:
         """The previous build wrote the page at ``url`` under ``key`` (for planning work only)."""
         known = self.pages.get(url)
-        return isinstance(known, list) and len(known) == 3 and known[0] == key
+        return isinstance(known, list) and len(known) == 5 and known[0] == key
 
     def digests(self) -> dict[str, str]:
         """The SHA-256 of each page the previous build wrote, by URL."""
-        return {u: v[1] for u, v in self.pages.items() if isinstance(v, list) and len(v) == 3 and isinstance(v[1], str)}
+        return {u: v[1] for u, v in self.pages.items() if isinstance(v, list) and len(v) == 5 and isinstance(v[1], str)}
+
+    def reads_of(self, url: str, own: str) -> list[str] | None:
+        """The names of the shared values the page at ``url`` read when the previous build rendered it from the
+        ``own`` key (render/pages.py ``Shared``), or None when it was rendered from another or is not known: the
+        render cache's entry of them need not be read for a page the previous output holds."""
+        known = self.pages.get(url)
+        if not isinstance(known, list) or len(known) != 5 or known[3] != own:
+            return None
+        names = known[4]
+        return names if isinstance(names, list) and all(type(n) is str for n in names) else None
 
     def page(self, url: str, html: str, key: str) -> tuple[str, list[str]] | None:
         """Link the page at ``url`` (its file ``html``, relative to the site) and its tables, if the previous build
         wrote it under ``key``: returns the page's SHA-256 and its tables' file names, or None (nothing linked)."""
         if not self.has_page(url, key):
             return None
-        _, digest, tables = self.pages[url]
+        _, digest, tables, _own, _names = self.pages[url]
         if not isinstance(digest, str) or not isinstance(tables, list) or not all(isinstance(t, str) for t in tables):
             return None
         if not self.files([html] + [f"{url}tables/{t}" for t in tables]):

@@ -233,8 +233,16 @@ class ResultsCache:
         return self.folder / f"{name}.{key[:32]}"
 
     def has(self, name: str, key: str) -> bool:
-        """An entry is there (not checked: :meth:`read` checks it). For planning work only."""
-        return self.folder is not None and self._path(name, key).is_file()
+        """An entry is there (not checked: :meth:`read` checks it), as the build's one listing of the folder and its
+        own writes since have it (:meth:`_siblings`): a file per entry asked about cost a stat each, thousands on a
+        large site. For planning work only: an entry another process wrote since is taken as absent (the work is
+        done again), one removed since as there (its read finds nothing)."""
+        if self.folder is None:
+            return False
+        try:
+            return self._path(name, key).name in self._siblings(name)
+        except OSError:
+            return False
 
     def read(self, name: str, key: str) -> str | None:
         body = self.read_bytes(name, key)

@@ -43,8 +43,11 @@ def _json_text(text: str) -> Markup:
     return Markup(text.replace("<", "\\u003c"))
 
 
-Part = tuple[dict[str, str], dict[str, str], dict[str, list[str]], list[str], dict[str, str]]
-"""What a forked process rendered: pages' HTML (those rendered or read), digests, tables, those reused, and keys."""
+Part = tuple[
+    dict[str, str], dict[str, str], dict[str, list[str]], list[str], dict[str, str], dict[str, tuple[str, list[str]]]
+]
+"""What a forked process rendered: pages' HTML (those rendered or read), digests, tables, those reused, keys, and
+what each page's render read."""
 
 
 def _file_of(p: PlannedPage) -> str:
@@ -148,6 +151,7 @@ class PageRenderer:
         self.tables: dict[str, list[str]] = {}  # page URL -> its CSV tables' file names
         self.keys: dict[str, str] = {}  # page URL -> its render key (keys.page_key), with a cache
         self._planned: dict[tuple[str, str], str | None] = {}  # (URL, own key) -> key_of's answer, read once
+        self.read: dict[str, tuple[str, list[str]]] = {}  # page URL -> (own key, the Shared names its render read)
         self.carry: Carry | None = None  # the previous output, when pages may be carried over from it
         self.cache: ResultsCache | None = None  # rendered pages by key (cache/keys.py), None: render every page
         self.reused: list[str] = []  # pages written from the cache
@@ -183,14 +187,19 @@ class PageRenderer:
 
     def _key_from_reads(self, p: PlannedPage, own: str) -> str | None:
         assert self.cache is not None
-        stored = self.cache.read(_reads_entry(p), own)
-        try:
-            names = json.loads(stored) if stored is not None else None
-        except ValueError:
-            return None
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            return None
-        return self._key(own, names)
+        names = self.carry.reads_of(p.url, own) if self.carry is not None else None
+        if names is None:
+            stored = self.cache.read(_reads_entry(p), own)
+            try:
+                names = json.loads(stored) if stored is not None else None
+            except ValueError:
+                return None
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                return None
+        key = self._key(own, names)
+        if key is not None:
+            self.read[p.url] = (own, names)
+        return key
 
     def render(self, p: PlannedPage, own: str | None = None) -> None:
         """Render ``p``; with an ``own`` key (keys.own_key) and a cache, a page rendered before from the same inputs
@@ -209,6 +218,7 @@ class PageRenderer:
             key = self._key(own, names)
             assert key is not None
             self.keys[p.url] = key
+            self.read[p.url] = (own, names)
             body = json.dumps([self._html, self._tables], ensure_ascii=False)
             self._html = ""
             self.cache.write_bytes(name, key, body.encode("utf-8"))
@@ -253,11 +263,13 @@ class PageRenderer:
         urls = [p.url for p in pages]
         written = {u: self.written[u] for u in urls if u in self.written}
         keys = {u: self.keys[u] for u in urls if u in self.keys}
-        return written, {u: self.digests[u] for u in urls}, {u: self.tables.get(u, []) for u in urls}, self.reused, keys
+        read = {u: self.read[u] for u in urls if u in self.read}
+        tables = {u: self.tables.get(u, []) for u in urls}
+        return written, {u: self.digests[u] for u in urls}, tables, self.reused, keys, read
 
     def merge_part(self, part: Part, order: list[str]) -> None:
         """Take back what :meth:`render_part` rendered; pages listed in ``order`` (the plan's), as when serial."""
-        written, digests, tables, reused, keys = part
+        written, digests, tables, reused, keys, read = part
 
         def merged(mine: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
             both = {**mine, **theirs}
@@ -267,12 +279,18 @@ class PageRenderer:
         self.digests = merged(self.digests, digests)
         self.tables = merged(self.tables, tables)
         self.keys = merged(self.keys, keys)
+        self.read = merged(self.read, read)
         done = set(self.reused) | set(reused)
         self.reused = [url for url in order if url in done]
 
     def output(self) -> dict[str, Any]:
-        """What was written, for the next build to carry over: each page's key, digest and tables."""
-        pages = {u: [self.keys[u], self.digests[u], self.tables.get(u, [])] for u in self.digests if u in self.keys}
+        """What was written, for the next build to carry over: each page's key, digest and tables, and the own key
+        and the names of the shared values its render read (its key's parts, cache/carry.py ``reads_of``)."""
+        pages = {
+            u: [self.keys[u], self.digests[u], self.tables.get(u, []), *self.read[u]]
+            for u in self.digests
+            if u in self.keys and u in self.read
+        }
         return {"pages": pages}
 
     def _render(self, p: PlannedPage) -> None:

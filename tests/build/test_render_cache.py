@@ -214,3 +214,25 @@ def test_a_damaged_list_of_what_a_page_read_renders_it_again(box: Sandbox, capsy
     (box.out / "cit" / "optics" / "index.html").unlink()
     build(box, capsys)
     same_as_uncached(box, capsys)
+
+
+def test_pages_the_last_output_holds_are_keyed_from_its_record(
+    box: Sandbox, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a page's render read is kept in the output's record too: after an edit to one page, the other pages are
+    keyed and carried over without reading their entries of it from the cache (thousands of files on a large
+    site); the edited page, whose own key changed, looks for its entry; the site is the one an uncached build
+    writes."""
+    from site_builder.cache.store import ResultsCache
+
+    build(box, capsys)
+    box.content("content/cit/optics.md", lambda t: t + "\nOne more sentence.\n")
+    names: list[str] = []
+    read = ResultsCache.read
+    monkeypatch.setattr(ResultsCache, "read", lambda self, name, key: (names.append(name), read(self, name, key))[1])
+    log = build(box, capsys)
+    pages = int(re.search(r"^render .* (\d+) pages", log, re.M).group(1))  # type: ignore[union-attr]
+    assert reused(log) == pages - 1, log
+    assert [n for n in names if n.startswith("reads-")] == ["reads-cit-optics"]
+    monkeypatch.undo()
+    same_as_uncached(box, capsys)

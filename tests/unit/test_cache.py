@@ -158,3 +158,21 @@ def test_the_digests_hashed_by_the_up_to_date_check_give_the_same_keys(tmp_path:
     with cache.hashed(wrong):
         assert cache.key_of(entries, ["pins"]) != read  # they are the ones used
     assert not cache.HASHED and cache.key_of(entries, ["pins"]) == read  # and only within the block
+
+
+def test_has_answers_from_one_listing_of_the_folder_and_the_caches_own_writes(tmp_path: Path) -> None:
+    """``has`` lists the folder once per build (no stat per entry asked about) and sees what the build itself
+    wrote since; an entry's read still checks it."""
+    folder = tmp_path / "c"
+    cache.forget_listings()
+    first = cache.ResultsCache(folder)
+    first.write("page-a", "a" * 64, "A")
+    other = cache.ResultsCache(folder)  # each phase has its own object: one listing is shared by all
+    assert other.has("page-a", "a" * 64) and not other.has("page-a", "b" * 64) and not other.has("page-b", "a" * 64)
+    other.write("page-b", "b" * 64, "B")
+    assert first.has("page-b", "b" * 64)
+    (folder / f"page-c.{'c' * 32}").write_text("not an entry of this build's listing")
+    assert not first.has("page-c", "c" * 64)  # written by another process since the listing: taken as absent
+    cache.forget_listings()
+    assert first.has("page-c", "c" * 64) and first.read("page-c", "c" * 64) is None  # listed, but no entry
+    assert not cache.ResultsCache(None).has("page-a", "a" * 64)
