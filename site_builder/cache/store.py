@@ -256,8 +256,9 @@ class ResultsCache:
     def read_bytes(self, name: str, key: str) -> bytes | None:
         if self.folder is None:
             return None
-        try:
-            raw = self._path(name, key).read_bytes()
+        try:  # a path as text and one read (not a Path and read_bytes): thousands of entries on a large site
+            with open(f"{self.folder}/{name}.{key[:32]}", "rb", buffering=0) as f:
+                raw = f.readall()
         except OSError:
             return None
         head, sep, body = raw.partition(b"\n")
