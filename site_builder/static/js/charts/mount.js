@@ -2,7 +2,8 @@
 // explorers' page code).
 //
 // Charts.mount(name, {port}, setup) -> Promise, or null when the page cannot show the explorer:
-// * finds the explorer's figure (figure.chart#chart-NAME) and its payload (<script id="data-NAME">) and, when
+// * finds the explorer's figure (figure.chart#chart-NAME) and its payload (<script id="data-NAME">, which site.js
+//   makes from the site's explorers/NAME.json before it adds the explorer's code) and, when
 //   `port` is given, its port (window.Ports[port]); without them, null and nothing is drawn;
 // * calls setup({name, holder, data, port, el}) once: data is the parsed payload, el is Charts.el. The setup builds
 //   the controls and outputs into holder and wires them (each move redraws through Charts.update), and returns
