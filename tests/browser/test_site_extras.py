@@ -267,3 +267,24 @@ def test_an_explorers_data_is_one_file_the_pages_showing_it_fetch_once(
         page.wait_for_function(f"() => document.getElementById('chart-{name}').dataset.ready === 'true'")
     context.close()
     assert sorted(got) == sorted(f"{server}explorers/{n}.json" for n in names)
+
+
+def test_a_chart_whose_data_does_not_load_says_so_where_it_would_be(
+    browser, server: str, site_dir: Path, pages
+) -> None:  # type: ignore[no-untyped-def]
+    """The payload is a request of its own: when it fails, the chart's loading note says the data did not load (and
+    the console names the chart), rather than promising a chart forever."""
+    path = next(p for p in pages if '<figure class="chart"' in (site_dir / p / "index.html").read_text("utf-8"))
+    context = browser.new_context()
+    context.route("**/explorers/*.json", lambda route: route.fulfill(status=404, body="gone"))
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server + path)
+    page.evaluate("() => document.querySelectorAll('figure.chart[data-chart]').forEach(f => f.scrollIntoView())")
+    note = page.locator("figure.chart[data-chart] .chart-loading").first
+    page.wait_for_function("e => e.textContent.includes('did not load')", arg=note.element_handle(), timeout=10_000)
+    assert "HTTP 404" in note.inner_text()
+    assert page.evaluate("document.querySelectorAll('figure.chart[data-ready=\"true\"]').length") == 0
+    context.close()
+    assert any("its data did not load" in e for e in errors), errors

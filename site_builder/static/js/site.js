@@ -314,7 +314,12 @@
       const name = fig.dataset.chart;
       payload(name).then(function () {
         list.charts.filter(function (src) { return src.slice(-name.length - 4) === "/" + name + ".js"; }).forEach(add);
-      }, function (e) { console.error("chart " + name + ": its data did not load (" + e.message + ")"); });
+      }, function (e) {
+        // the chart cannot be drawn: say so where it would be (its loading note), and in the console
+        const note = fig.querySelector(".chart-loading");
+        if (note) note.textContent = "This chart's data did not load (" + e.message + "); reload the page to try again.";
+        console.error("chart " + name + ": its data did not load (" + e.message + ")");
+      });
     };
     const rest = function () { figures.forEach(codeOf); };
     if ("IntersectionObserver" in window) {
