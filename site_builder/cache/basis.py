@@ -7,7 +7,7 @@ them alone:
 - the pinned inputs' digests (verified then against ``data/sources.yaml``), and the pins the pages show;
 - every figure with its results cell (checked then against the cells; the results documents and explorer
   cases were compared then with the committed files: no drift);
-- the explorers' payloads (JSON text and digest), the figures the page templates name, and the part of the
+- the explorers' payloads (JSON text), the figures the page templates name, and the part of the
   method page's records that no page changes (pins, models, explorers, published-against-ours tables);
 - the content files' front matter as parsed, by the digest of its text (YAML is parsed, and PyYAML imported,
   only for front matter that changed), and each content file's digest, body line and front matter as that build
@@ -37,7 +37,7 @@ from site_builder.results.figures import Row
 
 ENTRY = "basis"
 PAGES_ENTRY = "basis-pages"  # the content files' part: written alone when only content/ changed
-FORMAT = 4  # of the JSON entries
+FORMAT = 5  # of the JSON entries (5: a payload without its digest)
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Basis:
     figure_texts: str  # SHA-256 over every figure's key and text (part of the parse cache's key)
     figures_digest: str  # render/keys.figures_digest (part of every page's render key)
     records: dict[str, Any]  # the method page's records that no page changes
-    payloads: dict[str, tuple[str, str]] = field(default_factory=dict)  # explorer -> (JSON text, SHA-256)
+    payloads: dict[str, str] = field(default_factory=dict)  # explorer -> its payload's JSON text
     template_figures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     front_matter: dict[str, Any] = field(default_factory=dict)  # parsed front matter by its text's SHA-256
     # content file label -> (its bytes' SHA-256, its body's first line, its front matter's key above): the pages as
@@ -63,7 +63,7 @@ _ENCODE: dict[str, Callable[[Any], Any]] = {  # each field as JSON data
     "figure_texts": lambda v: v,
     "figures_digest": lambda v: v,
     "records": lambda v: v,
-    "payloads": lambda v: {k: list(x) for k, x in v.items()},
+    "payloads": dict,
     "template_figures": lambda v: {k: [list(x) for x in xs] for k, xs in v.items()},
     "front_matter": lambda v: v,
     "pages": lambda v: {k: list(x) for k, x in v.items()},
@@ -150,7 +150,7 @@ def from_json(text: str, pages_text: str | None = None) -> Basis:
         figure_texts=_str(doc["figure_texts"]),
         figures_digest=_str(doc["figures_digest"]),
         records=_map(doc["records"]),
-        payloads={k: (_str(_strs(v, 2)[0]), v[1]) for k, v in _map(doc["payloads"]).items()},
+        payloads={k: _str(v) for k, v in _map(doc["payloads"]).items()},
         template_figures={
             k: [(a, b) for a, b in (_strs(x, 2) for x in v)] for k, v in _map(doc["template_figures"]).items()
         },

@@ -44,21 +44,27 @@ class Carry:
         except OSError:
             return False
 
+    def _known(self, url: str) -> list[Any] | None:
+        """The record of the page at ``url`` when it has the shape this code writes (its fields are checked where
+        they are used)."""
+        known = self.pages.get(url)
+        return known if isinstance(known, list) and len(known) == 5 else None
+
     def has_page(self, url: str, key: str) -> bool:
         """The previous build wrote the page at ``url`` under ``key`` (for planning work only)."""
-        known = self.pages.get(url)
-        return isinstance(known, list) and len(known) == 5 and known[0] == key
+        known = self._known(url)
+        return known is not None and known[0] == key
 
     def digests(self) -> dict[str, str]:
         """The SHA-256 of each page the previous build wrote, by URL."""
-        return {u: v[1] for u, v in self.pages.items() if isinstance(v, list) and len(v) == 5 and isinstance(v[1], str)}
+        return {u: known[1] for u in self.pages if (known := self._known(u)) is not None and isinstance(known[1], str)}
 
     def reads_of(self, url: str, own: str) -> list[str] | None:
         """The names of the shared values the page at ``url`` read when the previous build rendered it from the
         ``own`` key (render/pages.py ``Shared``), or None when it was rendered from another or is not known: the
         render cache's entry of them need not be read for a page the previous output holds."""
-        known = self.pages.get(url)
-        if not isinstance(known, list) or len(known) != 5 or known[3] != own:
+        known = self._known(url)
+        if known is None or known[3] != own:
             return None
         names = known[4]
         return names if isinstance(names, list) and all(type(n) is str for n in names) else None

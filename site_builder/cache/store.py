@@ -220,6 +220,11 @@ def forget_listings() -> None:
     _LISTINGS.clear()
 
 
+def _file_name(name: str, key: str) -> str:
+    """An entry's file name in the cache folder: ``<name>.<first 32 hex digits of its key>``."""
+    return f"{name}.{key[:32]}"
+
+
 class ResultsCache:
     """Entries in ``folder``: ``<name>.<key>`` holding a digest line, then the payload."""
 
@@ -230,7 +235,7 @@ class ResultsCache:
 
     def _path(self, name: str, key: str) -> Path:
         assert self.folder is not None
-        return self.folder / f"{name}.{key[:32]}"
+        return self.folder / _file_name(name, key)
 
     def has(self, name: str, key: str) -> bool:
         """An entry is there (not checked: :meth:`read` checks it), as the build's one listing of the folder and its
@@ -240,7 +245,7 @@ class ResultsCache:
         if self.folder is None:
             return False
         try:
-            return self._path(name, key).name in self._siblings(name)
+            return _file_name(name, key) in self._siblings(name)
         except OSError:
             return False
 
@@ -257,7 +262,7 @@ class ResultsCache:
         if self.folder is None:
             return None
         try:  # a path as text and one read (not a Path and read_bytes): thousands of entries on a large site
-            with open(f"{self.folder}/{name}.{key[:32]}", "rb", buffering=0) as f:
+            with open(os.path.join(self.folder, _file_name(name, key)), "rb", buffering=0) as f:
                 raw = f.readall()
         except OSError:
             return None

@@ -74,7 +74,7 @@ def collect(ctx: BuildContext, loaded: Loaded, modeled: Modeled) -> Collected:
     explorer_data: dict[str, str] = {}
     for n in charts:
         if kept is not None and n in kept.payloads:
-            explorer_data[n], models.payload_digests[n] = kept.payloads[n]
+            explorer_data[n] = kept.payloads[n]
         else:
             explorer_data[n] = models.explorer_payload(EXPLORERS[n], modeled.documents(ctx))
     ctx.stage("collect", t0, f"{len(plan)} pages, {sum(len(v) for v in registry.used_on.values())} figure uses")

@@ -57,7 +57,6 @@ class Models:
         self._parse_code: str | None = None
         self._slides_code: str | None = None
         self._doc_digests: tuple[dict[str, ResultsText], list[str]] | None = None
-        self.payload_digests: dict[str, str] = {}  # explorer -> SHA-256 of its payload's JSON
 
     def _compute(self, p: Producer) -> str:
         try:
@@ -115,15 +114,14 @@ class Models:
         return self.cache.get_or_compute(f"cases-{e.name}", self._explorer_key(e, docs), lambda: e.cases_json(docs))
 
     def explorer_payload(self, e: Explorer, docs: dict[str, ResultsText]) -> str:
-        """The data an explorer's page code draws, as the JSON text the page embeds (cached like its cases)."""
+        """The data an explorer's page code draws, as the JSON text of its file in the site (cached like its
+        cases)."""
         key = self._explorer_key(e, docs)
 
         def compute() -> str:
             return json.dumps(e.payload(docs), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
-        text = self.cache.get_or_compute(f"payload-{e.name}", key, compute)
-        self.payload_digests[e.name] = hashlib.sha256(text.encode()).hexdigest()
-        return text
+        return self.cache.get_or_compute(f"payload-{e.name}", key, compute)
 
     def figure_texts(self, registry: Registry) -> str:
         """A SHA-256 over every figure's key and text (computed once per build)."""

@@ -63,7 +63,7 @@ def remember(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Col
         collected.fixed,
         {
             **(kept.payloads if kept is not None else {}),
-            **{n: (collected.explorer_data[n], models.payload_digests[n]) for n in collected.charts},
+            **{n: collected.explorer_data[n] for n in collected.charts},
         },
         {**(kept.template_figures if kept is not None else {}), **collected.template_figs},
         loaded.front.used,

@@ -289,13 +289,17 @@
       document.body.appendChild(el);
     };
     list.first.forEach(add);
+    // The files of a list named for an explorer: ".../NAME.js" (its code), ".../NAME.json" (its payload)
+    const named = function (srcs, name, ext) {
+      return srcs.filter(function (src) { return src.slice(-name.length - ext.length - 1) === "/" + name + ext; });
+    };
     // An explorer's payload is a file of the site (explorers/NAME.json, listed under "data"), shared by every page
     // that shows it: fetched once, it becomes the page's <script type="application/json" id="data-NAME"> (where
     // charts/mount.js reads it) before the explorer's code is added.
     const payloads = {};
     const payload = function (name) {
       if (!payloads[name]) {
-        const src = (list.data || []).filter(function (s) { return s.slice(-name.length - 6) === "/" + name + ".json"; })[0];
+        const src = named(list.data || [], name, ".json")[0];
         payloads[name] = !src || document.getElementById("data-" + name) ? Promise.resolve() : fetch(src).then(function (r) {
           if (!r.ok) throw new Error(src + ": HTTP " + r.status);
           return r.text();
@@ -313,7 +317,7 @@
     const codeOf = function (fig) {
       const name = fig.dataset.chart;
       payload(name).then(function () {
-        list.charts.filter(function (src) { return src.slice(-name.length - 4) === "/" + name + ".js"; }).forEach(add);
+        named(list.charts, name, ".js").forEach(add);
       }, function (e) {
         // the chart cannot be drawn: say so where it would be (its loading note), and in the console
         const note = fig.querySelector(".chart-loading");
