@@ -26,9 +26,12 @@ def fake_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "    return c.X + fmt.Z\n"
     )
     monkeypatch.setattr(cache, "PACKAGE_DIR", pkg)
-    cache.source_files.cache_clear()
+    forget = (cache.source_files.cache_clear, cache._sources.cache_clear)  # both remember paths under PACKAGE_DIR
+    for f in forget:
+        f()
     yield pkg
-    cache.source_files.cache_clear()
+    for f in forget:
+        f()
 
 
 def test_source_files_follow_imports_transitively(fake_package: Path) -> None:
