@@ -16,10 +16,12 @@ COLLECT = """() => Array.from(document.querySelectorAll('.fig')).map(e => ({
 
 
 def goto(page, url: str) -> None:  # type: ignore[no-untyped-def]
-    """Open a page; the figure index renders its rows from figures.json after load: wait for them."""
+    """Open a page; the figure index renders its rows from figures.json after load: wait for them, and have every
+    file's table show all its rows (each opens with its first rows and a "Show all" button)."""
     page.goto(url)
     if page.locator("article.figures[data-figures]").count():
         page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
+        page.evaluate("() => document.querySelectorAll('.fig-show-all:not([hidden])').forEach((b) => b.click())")
 
 
 def test_every_figure_equals_its_cell(tab, server, pages):

@@ -160,6 +160,7 @@ def test_the_figure_index_is_small_and_lists_every_key_without_scripts(site_dir:
         assert links[f["key"]] == f"../{s['page']}#{s['anchor']}", f["key"]
 
 
+FIRST = 100  # rows a file's table shows before its "Show all" button (figures.js)
 VISIBLE_KEYS = """() => Array.from(document.querySelectorAll('.fig-table tbody tr'))
   .filter(r => r.offsetParent !== null).map(r => r.dataset.key)"""
 
@@ -170,7 +171,25 @@ def test_the_figure_index_filters_and_fits_the_screen(tab, server: str, site_dir
     page = tab(viewport={"width": width, "height": 800})
     page.goto(server + "figures/")
     page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
-    assert len(page.evaluate(VISIBLE_KEYS)) == len(figures)
+    # each file's table opens with its first FIRST rows, and a button for the rest that says how many there are
+    by_file: dict[str, list[str]] = {}
+    for f in figures:
+        by_file.setdefault(f["source"]["file"], []).append(f["key"])
+    assert sorted(page.evaluate(VISIBLE_KEYS)) == sorted(k for keys in by_file.values() for k in keys[:FIRST])
+    buttons = page.locator(".fig-show-all:visible")
+    assert sorted(buttons.all_inner_texts()) == sorted(
+        f"Show all {len(keys)} figures of this file" for keys in by_file.values() if len(keys) > FIRST
+    )
+    file = buttons.first.evaluate("b => b.closest('section').dataset.file")
+    first = page.locator(f'section[data-file="{file}"] .fig-show-all')
+    first.focus()
+    page.keyboard.press("Enter")
+    assert not first.is_visible()
+    # the keyboard lands on the first row the button brought
+    assert page.evaluate("document.activeElement.closest('tr').dataset.key") == by_file[file][FIRST]
+    while buttons.count():
+        buttons.first.click()
+    assert sorted(page.evaluate(VISIBLE_KEYS)) == sorted(f["key"] for f in figures)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     key = "exp.final.B"
     page.fill("#fig-filter-input", key)
@@ -189,6 +208,21 @@ def test_the_figure_index_filters_and_fits_the_screen(tab, server: str, site_dir
     assert "0 figures match" in (page.text_content("#fig-count") or "")
 
 
+def test_the_printed_figure_index_holds_every_row(tab, server: str, site_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    figures = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
+    page = tab()
+    page.goto(server + "figures/")
+    page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
+    assert len(page.evaluate(VISIBLE_KEYS)) < len(figures)
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # what a browser does on Ctrl+P
+    page.emulate_media(media="print")
+    try:
+        assert sorted(page.evaluate(VISIBLE_KEYS)) == sorted(f["key"] for f in figures)
+        assert page.locator(".fig-show-all:visible").count() == 0
+    finally:
+        page.emulate_media(media="screen")
+
+
 def test_a_figure_on_many_pages_lists_its_first_pages_and_the_rest_on_request(
     browser, server: str, site_dir: Path
 ) -> None:  # type: ignore[no-untyped-def]
@@ -204,13 +238,13 @@ def test_a_figure_on_many_pages_lists_its_first_pages_and_the_rest_on_request(
     page.route("**/figures.json", lambda route: route.fulfill(json=doc))
     page.goto(server + "figures/")
     page.wait_for_selector('article.figures[data-ready="true"]', timeout=20_000)
+    page.fill("#fig-filter-input", "copy29")  # a page not listed in the row still finds it
+    page.wait_for_function(f"() => ({VISIBLE_KEYS})().length === 1", timeout=5_000)
+    assert page.evaluate(VISIBLE_KEYS) == ["exp.final.B"]
     cell = page.locator('tr[data-key="exp.final.B"] td.fig-pages')
     assert [a.get_attribute("href") for a in cell.locator("a").all()] == [f"../{u}" for u in many[:8]]
     button = cell.locator("button")
     assert button.inner_text() == "and 22 more"
-    page.fill("#fig-filter-input", "copy29")  # a page not listed yet still finds the row
-    page.wait_for_function(f"() => ({VISIBLE_KEYS})().length === 1", timeout=5_000)
-    assert page.evaluate(VISIBLE_KEYS) == ["exp.final.B"]
     button.click()
     assert [a.get_attribute("href") for a in cell.locator("a").all()] == [f"../{u}" for u in many]
     assert cell.locator("button").count() == 0

@@ -17,9 +17,12 @@
   } catch (e) {
     titles = {};
   }
-  var rows = []; // {tr, hay, group}
+  var rows = []; // {f, tr (made when first shown), hay}
   var SHOWN = 8; // pages listed in a row before its "and N more" button
-  var groups = {}; // group id -> {section, total, counters}
+  // Rows a file's table shows until its "Show all" button is pressed (or the page is printed): the page opens
+  // with a few thousand elements rather than tens of thousands (14 to a row), and the filter searches every row
+  var FIRST = 100;
+  var groups = {}; // group id -> {section, total, counters, body, rows, made, all, more}
 
   function describe(s) { // one line, as site.js writes a figure link's source (site.js runs first)
     return window.SiteSource.describe(s.file, s.section, s.row, s.column);
@@ -61,6 +64,19 @@
     return td;
   }
 
+  function pagesOf(f) { // [url, title, url, title, ...] of the pages that show f
+    var names = [];
+    (f.pages || []).forEach(function (u) {
+      names.push(u, titles[u] || u || "Home");
+    });
+    return names;
+  }
+
+  function hayOf(f) { // what the filter searches: key, text, source, page URLs and titles
+    var s = f.source;
+    return [f.key, f.text, describe(s), s.page].concat(pagesOf(f)).join(" \u0001 ").toLowerCase();
+  }
+
   function row(f) {
     var s = f.source;
     var tr = el("tr");
@@ -82,10 +98,7 @@
     src.appendChild(srcLink);
     var pages = cell("Shown on", "fig-pages");
     var list = f.pages || [];
-    var names = [];
-    list.forEach(function (u) {
-      names.push(u, titles[u] || u || "Home");
-    });
+    var names = pagesOf(f);
     function links(from, to) {
       for (var i = from; i < to; i++) {
         if (i) pages.appendChild(document.createTextNode(", "));
@@ -109,11 +122,10 @@
     }
     if (!list.length) pages.appendChild(el("span", "fig-none", "not shown on a page"));
     tr.append(key, text, src, pages);
-    var hay = [f.key, f.text, describe(s), s.page].concat(names).join(" \u0001 ").toLowerCase();
-    return { tr: tr, hay: hay };
+    return tr;
   }
 
-  function table(figs, group) {
+  function table() {
     var t = el("table", "fig-table");
     var head = el("thead");
     var hr = el("tr");
@@ -123,15 +135,19 @@
       hr.appendChild(th);
     });
     head.appendChild(hr);
-    var body = el("tbody");
-    figs.forEach(function (f) {
-      var r = row(f);
-      r.group = group;
-      rows.push(r);
-      body.appendChild(r.tr);
-    });
-    t.append(head, body);
+    t.append(head, el("tbody"));
     return t;
+  }
+
+  // The rows of g up to its index `upto` (excluded) are in its table, in order; a row made here is hidden until
+  // apply() shows it
+  function make(g, upto) {
+    while (g.made < upto) {
+      var r = g.rows[g.made++];
+      r.tr = row(r.f);
+      r.tr.hidden = true;
+      g.body.appendChild(r.tr);
+    }
   }
 
   function render(data) {
@@ -143,38 +159,71 @@
       var figs = byFile[section.getAttribute("data-file")] || [];
       var list = section.querySelector(".fig-list");
       var wrap = el("div", "fig-table-wrap");
-      wrap.appendChild(table(figs, section.id));
+      var t = table();
+      var more = el("button", "fig-show-all");
+      more.type = "button";
+      more.hidden = true;
+      wrap.append(t, more);
       list.replaceWith(wrap);
-      groups[section.id] = {
+      var g = {
         section: section,
         total: figs.length,
         counters: article.querySelectorAll('[data-count-of="' + section.id + '"]'),
+        body: t.tBodies[0],
+        rows: figs.map(function (f) {
+          var r = { f: f, tr: null, hay: hayOf(f) };
+          rows.push(r);
+          return r;
+        }),
+        made: 0,
+        all: false,
+        more: more,
       };
+      more.addEventListener("click", function () {
+        var before = shownIn(g);
+        g.all = true;
+        apply();
+        var next = g.body.querySelectorAll("tr:not([hidden])")[before]; // the first row the button brought
+        if (next) next.querySelector("a.fig").focus();
+      });
+      groups[section.id] = g;
     });
     filterBox.hidden = false;
     apply();
+    // on paper every row is there: the printed index is the whole list
+    window.addEventListener("beforeprint", function () {
+      Object.keys(groups).forEach(function (id) {
+        groups[id].all = true;
+      });
+      apply();
+    });
     article.setAttribute("data-ready", "true");
-    document.dispatchEvent(new CustomEvent("figures:rendered", { detail: { count: rows.length } }));
+  }
+
+  function shownIn(g) {
+    return g.body.querySelectorAll("tr:not([hidden])").length;
   }
 
   function apply() {
     var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
-    var shown = {};
     var total = 0;
-    rows.forEach(function (r) {
-      var ok = words.every(function (w) {
-        return r.hay.indexOf(w) !== -1;
-      });
-      r.tr.hidden = !ok;
-      if (ok) {
-        shown[r.group] = (shown[r.group] || 0) + 1;
-        total++;
-      }
-    });
     Object.keys(groups).forEach(function (id) {
       var g = groups[id];
-      var n = shown[id] || 0;
+      var limit = g.all ? Infinity : FIRST;
+      var n = 0; // rows of g that match
+      g.rows.forEach(function (r, i) {
+        var ok = words.every(function (w) {
+          return r.hay.indexOf(w) !== -1;
+        });
+        if (ok) n++;
+        var show = ok && n <= limit;
+        if (show && !r.tr) make(g, i + 1);
+        if (r.tr) r.tr.hidden = !show;
+      });
+      total += n;
       g.section.hidden = n === 0;
+      g.more.hidden = n <= limit;
+      g.more.textContent = "Show all " + n + (words.length ? " matching figures" : " figures") + " of this file";
       g.counters.forEach(function (c) {
         c.textContent = words.length ? n + " of " + g.total : String(g.total);
       });
