@@ -408,3 +408,25 @@ def test_an_explorers_state_survives_entering_and_leaving_present_mode(tab, serv
     page.wait_for_selector(".deck-present-overlay", state="detached")
     assert page.evaluate(STATE_JS, "amdahl") == want
     assert page.evaluate("() => location.search") == query, "leaving keeps the explorer's parameters"
+
+
+@pytest.mark.parametrize(("width", "height", "shown"), [(390, 844, True), (844, 390, False), (1280, 720, False)])
+def test_an_upright_phone_is_asked_to_turn_and_the_note_stays_clear_of_the_slide(
+    tab, server, decks, width, height, shown
+):
+    """Upright, a 16:9 slide shows at under a third of its size: the presentation says to turn the phone, above the
+    slide and below the buttons. Sideways, and on a wider screen, it says nothing."""
+    page = tab(viewport={"width": width, "height": height}, has_touch=True, is_mobile=width < 1000)
+    open_slide(page, server + decks[0] + "?present")
+    hint = page.locator(".deck-present-overlay .deck-rotate-hint")
+    assert hint.count() == 1
+    assert hint.is_visible() is shown
+    if shown:
+        assert "Turn the phone sideways" in hint.inner_text()
+        box = hint.bounding_box()
+        tools = page.locator(".deck-present-tools").bounding_box()
+        slide = page.locator(".reveal .slides > section.present").bounding_box()
+        assert box and tools and slide
+        assert tools["y"] + tools["height"] <= box["y"] and box["y"] + box["height"] <= slide["y"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert float(hint.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px")) >= 16

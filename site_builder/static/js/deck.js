@@ -206,7 +206,13 @@
     reveal.className = "reveal";
     reveal.tabIndex = -1;
     overlay.appendChild(reveal);
-    if (!receiver) overlay.appendChild(toolbar());
+    if (!receiver) {
+      overlay.appendChild(toolbar());
+      const hint = document.createElement("p");
+      hint.className = "deck-rotate-hint";
+      hint.textContent = "Turn the phone sideways: the slides are wide, and upright they show at about a third of their size.";
+      overlay.appendChild(hint);
+    }
     document.body.appendChild(overlay);
     document.documentElement.classList.add("deck-presenting");
     slides.classList.add("slides");
