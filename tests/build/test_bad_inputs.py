@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -82,18 +83,61 @@ class Sandbox:
 
 
 def tree_digest(folder: Path, skip: Path | None = None) -> str:
-    """Names, bytes and mtimes of everything under ``folder`` (links and pipes by name; ``skip`` left out)."""
+    """Names of everything under ``folder`` (``skip`` left out), each link's target, and each file's size,
+    modification time and inode: writing a file changes its time, replacing it its inode, so two digests of the
+    same tree differ when anything in it was written, replaced, added or removed. (The files' bytes are not read:
+    that was a quarter of the bad-input matrix's time.)"""
     h = hashlib.sha256()
-    for p in sorted(folder.rglob("*")):
-        if skip is not None and (p == skip or skip in p.parents):
-            continue
-        h.update(p.relative_to(folder).as_posix().encode())
-        if p.is_symlink():
-            h.update(b"-> " + os.readlink(p).encode())
-        elif p.is_file():
-            h.update(p.read_bytes())
-            h.update(str(p.stat().st_mtime_ns).encode())
+    if not folder.is_dir():  # a file (or nothing) where a folder was asked for: that file
+        st = folder.lstat() if os.path.lexists(folder) else None
+        h.update(f"{st.st_size} {st.st_mtime_ns} {st.st_ino}".encode() if st else b"absent")
+        return h.hexdigest()
+    todo = [folder]
+    entries: list[tuple[str, bytes]] = []
+    while todo:
+        with os.scandir(todo.pop()) as it:
+            for e in it:
+                path = Path(e.path)
+                if skip is not None and path == skip:
+                    continue
+                st = e.stat(follow_symlinks=False)
+                if e.is_symlink():
+                    what = b"-> " + os.readlink(path).encode()
+                elif e.is_dir(follow_symlinks=False):
+                    what = b"dir"
+                    todo.append(path)
+                elif e.is_file(follow_symlinks=False):
+                    what = f"{st.st_size} {st.st_mtime_ns} {st.st_ino}".encode()
+                else:
+                    what = b"other"
+                entries.append((path.relative_to(folder).as_posix(), what))
+    for name, what in sorted(entries):
+        h.update(name.encode() + b"\0" + what + b"\n")
     return h.hexdigest()
+
+
+def test_tree_digest_sees_every_kind_of_write(tmp_path: Path) -> None:
+    """The digest the cases compare: same bytes written again, a file replaced by a copy, a new empty file, a new
+    folder and a changed link each change it; reading does not."""
+    (tmp_path / "a").mkdir()
+    f = tmp_path / "a" / "f.txt"
+    f.write_text("same\n")
+    (tmp_path / "l").symlink_to("a")
+    d = tree_digest(tmp_path)
+    f.read_bytes()
+    assert tree_digest(tmp_path) == d
+    seen = {d}
+    for change in (
+        lambda: (time.sleep(0.01), f.write_text("same\n")),
+        lambda: (shutil.copy2(f, tmp_path / "g"), os.replace(tmp_path / "g", f)),
+        lambda: (tmp_path / "a" / "new").touch(),
+        lambda: (tmp_path / "b").mkdir(),
+        lambda: ((tmp_path / "l").unlink(), (tmp_path / "l").symlink_to("b")),
+    ):
+        change()
+        now = tree_digest(tmp_path)
+        assert now not in seen
+        seen.add(now)
 
 
 def leftovers(folder: Path) -> list[str]:
