@@ -13,8 +13,14 @@ from tests.conftest import PROJECT, REFERENCE, VENDOR
 
 
 def opts(tmp: Path, cache: Path, vendor: Path = VENDOR, use_cache: bool = True) -> Options:
-    return Options(
-        project=PROJECT, out=tmp / "site", vendor=vendor, reference=REFERENCE, cache=cache, use_cache=use_cache
+    return Options(  # the decks' PDFs are not what these tests are about (tests/build/conftest.py)
+        project=PROJECT,
+        out=tmp / "site",
+        vendor=vendor,
+        reference=REFERENCE,
+        cache=cache,
+        use_cache=use_cache,
+        print_decks=False,
     )
 
 
@@ -37,7 +43,7 @@ def test_warm_build_recomputes_no_model_and_imports_no_numpy(warm_cache: Path, t
     code = (
         "import sys; from pathlib import Path; from site_builder.build import build; from site_builder.paths import Options;"
         f"s = build(Options(project=Path({str(PROJECT)!r}), out=Path({str(tmp_path / 'site')!r}), vendor=Path({str(VENDOR)!r}),"
-        f" reference=Path({str(REFERENCE)!r}), cache=Path({str(warm_cache)!r})), log=lambda _: None);"
+        f" reference=Path({str(REFERENCE)!r}), cache=Path({str(warm_cache)!r}), print_decks=False), log=lambda _: None);"
         "print(s.computed, 'numpy' in sys.modules, 'simpy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=PROJECT, capture_output=True, text=True, check=True).stdout
