@@ -41,15 +41,18 @@ def files_of(folder: Path) -> dict[str, bytes]:
     }
 
 
+MODEL_ENTRIES = (*(p.name for p in PRODUCERS), VENDORED, *(f"cases-{name}" for name in EXPLORERS))
+"""The cache entries of the models' results, the ones a cold build computes."""
+
+
 def models_only(b: Sandbox) -> Path:
     """A cache folder holding only the shared cache's models' results (each results document, the vendored
     results' reading and the explorers' cases): entries keyed by the models' code and inputs, whose every figure
     the build checks against its cell. No page, parse, search record or link verdict is in it."""
     folder = b.root / "models-only-cache"
     folder.mkdir()
-    names = (*(p.name for p in PRODUCERS), VENDORED, *(f"cases-{name}" for name in EXPLORERS))
     for entry in SHARED_CACHE[0].iterdir():
-        if entry.name == MARKER or entry.name.rsplit(".", 1)[0] in names:
+        if entry.name == MARKER or entry.name.rsplit(".", 1)[0] in MODEL_ENTRIES:
             shutil.copy2(entry, folder / entry.name)
     return folder
 

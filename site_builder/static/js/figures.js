@@ -180,10 +180,10 @@
         more: more,
       };
       more.addEventListener("click", function () {
-        var before = shownIn(g);
         g.all = true;
         apply();
-        var next = g.body.querySelectorAll("tr:not([hidden])")[before]; // the first row the button brought
+        // the button shows only while FIRST rows are, so the first row it brought is the next one
+        var next = g.body.querySelectorAll("tr:not([hidden])")[FIRST];
         if (next) next.querySelector("a.fig").focus();
       });
       groups[section.id] = g;
@@ -198,10 +198,6 @@
       apply();
     });
     article.setAttribute("data-ready", "true");
-  }
-
-  function shownIn(g) {
-    return g.body.querySelectorAll("tr:not([hidden])").length;
   }
 
   function apply() {
