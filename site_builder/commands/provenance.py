@@ -230,8 +230,13 @@ def _revision(project: Path, rev: str) -> str | None:
     return got.stdout.decode().strip() if got.returncode == 0 else None
 
 
+NO_PDF = "--no-pdf"
+"""The build's option that skips printing the decks' PDFs (site_builder/cli.py)."""
+
+
 def _built_revision(opts: Options, rev: str, commit: str, work: Path, log: Log) -> Figures:
-    """Export ``commit`` with git archive into ``work`` and build it there with its own code."""
+    """Export ``commit`` with git archive into ``work`` and build it there with its own code (without the decks'
+    PDFs, when its code knows the option)."""
     got = _git(opts.project, "archive", "--format=tar", commit)
     if got.returncode != 0:
         msg = got.stderr.decode(errors="replace").strip().splitlines()
@@ -258,7 +263,11 @@ def _built_revision(opts: Options, rev: str, commit: str, work: Path, log: Log) 
         str(work / "cache"),
     ]
     log(f"building {rev} ({commit[:12]}) in a temporary folder")
-    run = subprocess.run(cmd, cwd=project, capture_output=True, text=True, check=False)
+    # Only its figures.json is read: the decks' PDFs are not printed (Chromium would take most of the build's time),
+    # unless the revision's code predates --no-pdf, which its command line then refuses
+    run = subprocess.run([*cmd, NO_PDF], cwd=project, capture_output=True, text=True, check=False)
+    if run.returncode == 2 and f"unrecognized arguments: {NO_PDF}" in run.stderr:
+        run = subprocess.run(cmd, cwd=project, capture_output=True, text=True, check=False)
     if run.returncode != 0:
         last = (run.stderr.strip().splitlines() or ["exit status " + str(run.returncode)])[-1]
         raise BuildError(f"changes: {rev}: expected the revision to build, found {last}")

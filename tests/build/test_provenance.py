@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,6 +134,37 @@ def test_changes_builds_a_git_revision_with_its_own_code(box: Sandbox, capsys: p
         "error: changes: no-such-revision: expected a figures.json, a built site's folder or a git revision of "
         "this project, found none of these"
     ]
+
+
+def test_changes_builds_a_revision_without_printing_unless_its_code_predates_the_option(
+    box: Sandbox, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the revision's figures.json is compared, so its decks' PDFs are not printed (--no-pdf); a revision whose
+    command line refuses the option (code older than it) is built as it can be, without it."""
+    git = ["git", "-C", str(box.project), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run(["git", "init", "-q", str(box.project)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "sandbox"], check=True)
+    figures = (box.out / "figures.json").read_text("utf-8")
+    real_run = subprocess.run
+    builds: list[list[str]] = []
+
+    def older_revision(cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
+        if cmd[:3] != [provenance.sys.executable, "-m", "site_builder"]:
+            return real_run(cmd, **kw)  # git
+        builds.append(cmd)
+        if provenance.NO_PDF in cmd:  # what argparse says of an option it does not know
+            return subprocess.CompletedProcess(cmd, 2, "", f"error: unrecognized arguments: {provenance.NO_PDF}\n")
+        out = cmd[cmd.index("--out") + 1]
+        Path(out).mkdir(parents=True)
+        (Path(out) / "figures.json").write_text(figures, "utf-8")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(provenance.subprocess, "run", older_revision)
+    capsys.readouterr()
+    assert main([*box.args("changes"), "HEAD", str(box.out)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("0 changed, 0 appeared, 0 disappeared, ")
+    assert [provenance.NO_PDF in cmd for cmd in builds] == [True, False]
 
 
 # -- build: explain ----------------------------------------------------------------------------------
