@@ -129,10 +129,13 @@ MARK_SAMPLE = """n => {
 }"""
 
 
+PROBE = 'main a.fig[data-probe="{}"]'  # the j-th figure MARK_SAMPLE marked
+
+
 def sample(page, n: int = 4) -> list:  # type: ignore[no-untyped-def]
     """Up to ``n`` of the page's visible figures as locators of their own: each is marked once in the page, so an
     action on it does not look through every figure of the page again (the figure index has 2,323)."""
-    return [page.locator(f'main a.fig[data-probe="{j}"]') for j in range(page.evaluate(MARK_SAMPLE, n))]
+    return [page.locator(PROBE.format(j)) for j in range(page.evaluate(MARK_SAMPLE, n))]
 
 
 # What the open card shows against the figure that opened it, read in one call: its box, its value and source link
@@ -192,14 +195,19 @@ SHOWN_FOR = (
 )
 
 
+def pointer_leaves(page) -> None:  # type: ignore[no-untyped-def]
+    """The pointer moves off every figure and the open card closes (after its delay)."""
+    page.mouse.move(0, 0)
+    page.wait_for_selector(f"{CARD}[hidden]", state="attached", timeout=2_000)
+
+
 def aim(fig, where: str, page=None) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     """The point a pointer or a finger acting on ``fig`` lands on, the figure itself being there (not covered).
     Given the ``page`` whose pointer is to move there: when the card of the figure the pointer is on covers ``fig``
     wherever it can be scrolled to, the pointer first leaves and the card closes, as a reader's would."""
     got = fig.evaluate(AIM)
     if page is not None and got and not got["hit"]:
-        page.mouse.move(0, 0)
-        page.wait_for_selector(f"{CARD}[hidden]", state="attached", timeout=2_000)
+        pointer_leaves(page)
         got = fig.evaluate(AIM)
     assert got and got["hit"], f"{where}: the figure is not under the point aimed at: {got}"
     return got["x"], got["y"]
@@ -235,14 +243,13 @@ def test_number_cards_open_on_hover_and_focus_inside_the_viewport(tab, server, e
         figs = sample(page)
         for j, fig in enumerate(figs):
             page.mouse.move(*aim(fig, f"{path} hover", page))
-            page.wait_for_function(SHOWN_FOR, arg=f'main a.fig[data-probe="{j}"]', timeout=2_000)
+            page.wait_for_function(SHOWN_FOR, arg=PROBE.format(j), timeout=2_000)
             got = card_state(fig)
             card_inside(got, width, height, f"{path} hover")
             check_card(got, f"{path} hover")
             opened += 1
         if figs:  # the pointer leaves the last one: the card closes
-            page.mouse.move(0, 0)
-            page.wait_for_selector(f"{CARD}[hidden]", state="attached", timeout=2_000)
+            pointer_leaves(page)
         for fig in figs:
             got = fig.evaluate(FOCUS_STATE)
             card_inside(got, width, height, f"{path} focus")

@@ -115,14 +115,19 @@ def test_changes_lists_what_an_edited_input_moved_and_not_what_it_left(
     assert capsys.readouterr().out.splitlines()[-1].startswith("0 changed, 0 appeared, 0 disappeared, ")
 
 
-def test_changes_builds_a_git_revision_with_its_own_code(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
-    shutil.copytree(
-        PROJECT / "site_builder", box.project / "site_builder", ignore=shutil.ignore_patterns("__pycache__")
-    )
+def commit_project(box: Sandbox) -> None:
+    """The sandbox's project as one commit of a new git repository (HEAD, for ``changes``)."""
     git = ["git", "-C", str(box.project), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
     subprocess.run(["git", "init", "-q", str(box.project)], check=True)
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-qm", "sandbox"], check=True)
+
+
+def test_changes_builds_a_git_revision_with_its_own_code(box: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(
+        PROJECT / "site_builder", box.project / "site_builder", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    commit_project(box)
     capsys.readouterr()
     assert main([*box.args("changes"), "HEAD", str(box.out)]) == 0
     out = capsys.readouterr()
@@ -141,10 +146,7 @@ def test_changes_builds_a_revision_without_printing_unless_its_code_predates_the
 ) -> None:
     """Only the revision's figures.json is compared, so its decks' PDFs are not printed (--no-pdf); a revision whose
     command line refuses the option (code older than it) is built as it can be, without it."""
-    git = ["git", "-C", str(box.project), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
-    subprocess.run(["git", "init", "-q", str(box.project)], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "sandbox"], check=True)
+    commit_project(box)
     figures = (box.out / "figures.json").read_text("utf-8")
     real_run = subprocess.run
     builds: list[list[str]] = []
