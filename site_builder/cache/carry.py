@@ -38,9 +38,10 @@ class Carry:
         os.link(self.old / rel, dest)
 
     def same_file(self, rel: str, path: Path) -> bool:
-        """The previous output's file ``rel`` holds exactly the bytes of ``path`` (compared a block at a time)."""
+        """The previous output's file ``rel`` holds exactly the bytes of ``path``: the same file (carried over by a
+        link), or compared a block at a time."""
         try:
-            return filecmp.cmp(self.old / rel, path, shallow=False)
+            return os.path.samefile(self.old / rel, path) or filecmp.cmp(self.old / rel, path, shallow=False)
         except OSError:
             return False
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,11 +65,16 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         renderer.write_downloads(modeled.files, unchanged=state.unchanged("data/"))
         base_url = extras.site_url(ctx.opts.site_url)
         (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
-        listing, cards = _figure_files(modeled, renderer)
-        (tmp / "figures.json").write_bytes(listing)
-        for path, text in cards.items():
-            (tmp / path).parent.mkdir(parents=True, exist_ok=True)
-            (tmp / path).write_text(text, "utf-8")
+        if not _carry_figure_files(renderer):
+            listing, cards = _figure_files(modeled, renderer)
+            (tmp / "figures.json").write_bytes(listing)
+            folders: set[Path] = set()
+            for path, text in cards.items():
+                folder = (tmp / path).parent
+                if folder not in folders:
+                    folder.mkdir(parents=True, exist_ok=True)
+                    folders.add(folder)
+                (tmp / path).write_text(text, "utf-8")
         _write_payloads(tmp, collected)
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
@@ -134,6 +140,23 @@ def _write_payloads(tmp: Path, collected: Collected) -> None:
         path = tmp / EXPLORERS[name].data_file
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(collected.explorer_data[name], "utf-8")
+
+
+def _carry_figure_files(renderer: Any) -> bool:
+    """figures.json and the number cards' files linked from the previous output, when its build wrote the figure index
+    under this build's key for it: all they hold is what that page read (see :func:`_figure_files`), so they are the
+    bytes this build would write. False, with nothing linked, otherwise."""
+    carry, key = renderer.carry, renderer.keys.get("figures/")
+    if carry is None or not key or not carry.has_page("figures/", key):
+        return False
+    from site_builder.render.figure_cards import FOLDER
+
+    if not carry.folder(FOLDER):
+        return False
+    if not carry.files(["figures.json"]):
+        shutil.rmtree(carry.new / FOLDER, ignore_errors=True)
+        return False
+    return True
 
 
 def _figure_files(modeled: Modeled, renderer: Any) -> tuple[bytes, dict[str, str]]:

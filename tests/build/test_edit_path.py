@@ -19,6 +19,7 @@ __all__ = ["box"]
 BASIS_USED = "as an earlier build from the same inputs (all but content/) found them"
 OPTICS = Path("cit/optics/index.html")
 ASSET = Path("assets/css/site.css")
+FIGURE_LIST = Path("figures.json")
 
 
 def inode(path: Path) -> int:
@@ -36,12 +37,16 @@ def test_an_edit_to_content_reuses_the_basis_and_carries_what_did_not_change(
     edit_home(box, 1)
     log = build(box, capsys)  # the first build into this folder wrote the basis: this one reads it
     assert BASIS_USED in log and "pinned inputs as verified before" in log, log
-    before = {rel: inode(box.out / rel) for rel in (OPTICS, ASSET, Path("index.html"))}
+    card = sorted((box.out / "figures" / "cards").iterdir())[0].relative_to(box.out)
+    before = {rel: inode(box.out / rel) for rel in (OPTICS, ASSET, Path("index.html"), FIGURE_LIST, card)}
     edit_home(box, 2)
     log = build(box, capsys)
     assert BASIS_USED in log, log
     assert inode(box.out / OPTICS) == before[OPTICS]  # linked from the previous output, not written again
     assert inode(box.out / ASSET) == before[ASSET]
+    # the figure list and the number cards: what the figure index read, which the edit did not change
+    assert inode(box.out / FIGURE_LIST) == before[FIGURE_LIST]
+    assert inode(box.out / card) == before[card]
     assert inode(box.out / "index.html") != before[Path("index.html")]
     assert "version C." in (box.out / "index.html").read_text("utf-8")
     same_as_uncached(box, capsys)
