@@ -263,67 +263,85 @@ def check_links(
     folder (None: parse all); ``unprinted`` the decks' PDFs a build not about them left unprinted by request
     (``Options.print_decks=False``): links to them are let through. Every other link must name a written file.
     """
-    root = Path(out)
-    files, dirs = _listing(root)
-    files |= unprinted
-    pages = dict(pages or {})
     store = ResultsCache(cache) if cache is not None else None
+    check = _LinkCheck(Path(out), made_from, dict(pages or {}), store, unprinted, digests or {})
+    check.note_ids()
+    return check.pages_links() + check.css_links()
 
-    def page_name(rel: str) -> str:
+
+class _LinkCheck:
+    """One check of the site in ``root``: the files it holds, each page's ids (from the cache where kept there), and
+    each page's verdict (kept under a digest of the site's files and ids and of the page)."""
+
+    def __init__(
+        self,
+        root: Path,
+        made_from: dict[str, str],
+        pages: dict[str, str],
+        store: ResultsCache | None,
+        unprinted: frozenset[str],
+        digests: dict[str, str],
+    ) -> None:
+        self.root, self.made_from, self.pages, self.store, self.digests = root, made_from, pages, store, digests
+        self.files, self.dirs = _listing(root)
+        self.files |= unprinted
+        self.html_files = sorted(f for f in self.files if f.endswith(".html"))
+        self.found: dict[str, dict[str, list]] = {}  # a page's extraction, held only when no cache can give it back
+        self.page_digest: dict[str, str] = {}
+        self.ids_digest: dict[str, str] = {}  # a digest of each page's ids: all the site's digest needs of them
+        self.loaders: dict[str, Callable[[], str]] = {}
+        # the ids of a page, those extracted in note_ids first
+        self.ids = _Ids(lambda rel: set(self.extraction(rel)["ids"]) if rel in self.page_digest else set())
+        self.resolved: dict[tuple[str, str], str | None] = {}
+
+    def page_name(self, rel: str) -> str:
         url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel  # the 404 page is 404.html
-        return f"{made_from[url]} (page /{url})" if url in made_from else rel
+        return f"{self.made_from[url]} (page /{url})" if url in self.made_from else rel
 
-    html_files = sorted(f for f in files if f.endswith(".html"))
-    found: dict[str, dict[str, list]] = {}  # a page's extraction, held only when there is no cache to read it from
-    page_digest: dict[str, str] = {}
-    ids_digest: dict[str, str] = {}  # a digest of each page's ids: all the site's digest needs of them
-    loaders: dict[str, Callable[[], str]] = {}
-    known = digests or {}
-    ids = _Ids(lambda rel: set(extraction(rel)["ids"]) if rel in page_digest else set())  # those extracted here first
-    for rel in html_files:
-        url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel
+    def _text(self, rel: str, url: str) -> str:
+        if url in self.pages:
+            return self.pages[url]
+        try:  # read when needed, and not kept: a large site's pages are not all held at once
+            return (self.root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeError) as e:
+            raise BuildError(f"{rel}: file: expected a readable UTF-8 page, found {e}") from None
 
-        def text(rel: str = rel, url: str = url) -> str:
-            if url in pages:
-                return pages[url]
-            try:  # read when needed, and not kept: a large site's pages are not all held at once
-                return (root / rel).read_text(encoding="utf-8")
-            except (OSError, UnicodeError) as e:
-                raise BuildError(f"{rel}: file: expected a readable UTF-8 page, found {e}") from None
+    def note_ids(self) -> None:
+        """Each page's key and the digest of its ids (extracting the pages whose digest is not kept)."""
+        for rel in self.html_files:
+            url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel
+            text = functools.partial(self._text, rel, url)
+            digest = self.digests.get(url)
+            if digest is None:
+                digest = hashlib.sha256(text().encode("utf-8", "surrogatepass")).hexdigest()
+            self.loaders[rel] = text
+            key = self.page_digest[rel] = _extraction_key(digest)
+            kept = self.store.read(_cache_name("linkids", rel), key) if self.store is not None else None
+            if kept is not None and len(kept) == 64:  # written only for a page without problems
+                self.ids_digest[rel] = kept
+                continue
+            data = _extract_cached(rel, key, text, self.store)
+            if data["problems"]:
+                raise BuildError(f"{self.page_name(rel)}: {data['problems'][0]}")
+            self.ids.known[rel] = set(data["ids"])
+            self.ids_digest[rel] = hashlib.sha256(" ".join(sorted(self.ids.known[rel])).encode()).hexdigest()
+            # only its ids are kept: its links are read back from the cache when they are checked, so that a large
+            # site's links (hundreds of thousands) are not all held at once
+            if self.store is not None:
+                self.store.write(_cache_name("linkids", rel), key, self.ids_digest[rel])
+            else:
+                self.found[rel] = data  # nowhere to read it back from
 
-        digest = known.get(url)
-        if digest is None:
-            digest = hashlib.sha256(text().encode("utf-8", "surrogatepass")).hexdigest()
-        loaders[rel] = text
-        page_digest[rel] = _extraction_key(digest)
-        kept = store.read(_cache_name("linkids", rel), page_digest[rel]) if store is not None else None
-        if kept is not None and len(kept) == 64:  # written only for a page without problems
-            ids_digest[rel] = kept
-            continue
-        data = _extract_cached(rel, page_digest[rel], text, store)
-        if data["problems"]:
-            raise BuildError(f"{page_name(rel)}: {data['problems'][0]}")
-        ids.known[rel] = set(data["ids"])
-        ids_digest[rel] = hashlib.sha256(" ".join(sorted(ids.known[rel])).encode()).hexdigest()
-        # only its ids are kept: its links are read back from the cache when they are checked, so that a large
-        # site's links (hundreds of thousands) are not all held at once
-        if store is not None:
-            store.write(_cache_name("linkids", rel), page_digest[rel], ids_digest[rel])
-        else:
-            found[rel] = data  # nowhere to read it back from
+    def extraction(self, rel: str) -> dict[str, list]:
+        if rel in self.found:
+            return self.found[rel]
+        return _extract_cached(rel, self.page_digest[rel], self.loaders[rel], self.store)
 
-    def extraction(rel: str) -> dict[str, list]:
-        if rel in found:
-            return found[rel]
-        return _extract_cached(rel, page_digest[rel], loaders[rel], store)
-
-    resolved: dict[tuple[str, str], str | None] = {}
-
-    def resolve(folder: str, path: str) -> str | None:
+    def resolve(self, folder: str, path: str) -> str | None:
         """The output file a link's path names from a page in ``folder``, or None (outside or missing)."""
         memo = (folder, path)
-        if memo in resolved:
-            return resolved[memo]
+        if memo in self.resolved:
+            return self.resolved[memo]
         p = unquote(path) if "%" in path else path
         joined = p[1:] if p.startswith("/") else folder + p
         norm = posixpath.normpath(joined) if joined else ""
@@ -332,49 +350,64 @@ def check_links(
             norm = ""
         if norm == ".." or norm.startswith("../") or norm.startswith("/"):
             target = None
-        elif norm in dirs or p.endswith("/"):
+        elif norm in self.dirs or p.endswith("/"):
             index = f"{norm}/index.html" if norm else "index.html"
-            target = index if index in files else None
+            target = index if index in self.files else None
         else:
-            target = norm if norm in files else None
-        resolved[memo] = target
+            target = norm if norm in self.files else None
+        self.resolved[memo] = target
         return target
 
-    # A page whose links resolved before, in a site with the same files and the same ids, resolves again: its
-    # verdict (how many links it has) is kept under a digest of both.
-    world = hashlib.sha256(f"{_code()}\n".encode())
-    for name in sorted(files | {d + "/" for d in dirs}):
-        world.update(f"{name}\n".encode())
-    for rel in html_files:
-        world.update(f"{rel}\0{ids_digest[rel]}\n".encode())
-    site = world.hexdigest()
-    n = 0
-    for rel in html_files:
-        verdict = key_of((), [site, rel, page_digest[rel]])
-        name = _cache_name("linkcheck", rel)
-        known = store.read(name, verdict) if store is not None else None
-        if known is not None and known.isdigit():
-            n += int(known)
-            continue
-        folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
-        count = 0
-        resolved.clear()  # a page's links repeat within it; kept across pages, they were millions of (folder, link)
-        for tag, attr, link in extraction(rel)["refs"]:
-            count += _check_one(rel, folder, tag, attr, link, page_name, resolve, ids)
-        n += count
-        if store is not None:
-            store.write(name, verdict, str(count))
-    for rel in sorted(f for f in files if f.endswith(".css")):
-        folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
-        try:
-            css = (root / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeError) as e:
-            raise BuildError(f"{rel}: file: expected a readable UTF-8 style sheet, found {e}") from None
-        for link in _css_urls(css):
-            if link.strip().lower().startswith("data:"):
+    def site_digest(self) -> str:
+        """A digest of every file and folder of the site and of every page's ids: a page whose links resolved in a
+        site of the same digest resolves again."""
+        world = hashlib.sha256(f"{_code()}\n".encode())
+        for name in sorted(self.files | {d + "/" for d in self.dirs}):
+            world.update(f"{name}\n".encode())
+        for rel in self.html_files:
+            world.update(f"{rel}\0{self.ids_digest[rel]}\n".encode())
+        return world.hexdigest()
+
+    def pages_links(self) -> int:
+        """Every page's links checked, or its verdict (how many links it has) read back where it was kept under the
+        site's digest and the page's."""
+        site = self.site_digest()
+        n = 0
+        for rel in self.html_files:
+            verdict = key_of((), [site, rel, self.page_digest[rel]])
+            name = _cache_name("linkcheck", rel)
+            kept = self.store.read(name, verdict) if self.store is not None else None
+            if kept is not None and kept.isdigit():
+                n += int(kept)
                 continue
-            n += _check_one(rel, folder, "css", "url()", link, lambda r: r, resolve, ids)
-    return n
+            count = self.page_links(rel)
+            n += count
+            if self.store is not None:
+                self.store.write(name, verdict, str(count))
+        return n
+
+    def page_links(self, rel: str) -> int:
+        folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
+        self.resolved.clear()  # a page's links repeat within it; kept across pages, they were millions of (folder, link)
+        return sum(
+            _check_one(rel, folder, tag, attr, link, self.page_name, self.resolve, self.ids)
+            for tag, attr, link in self.extraction(rel)["refs"]
+        )
+
+    def css_links(self) -> int:
+        """Every style sheet's ``url()`` must name a file of the site (``data:`` URLs aside)."""
+        n = 0
+        for rel in sorted(f for f in self.files if f.endswith(".css")):
+            folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
+            try:
+                css = (self.root / rel).read_text(encoding="utf-8")
+            except (OSError, UnicodeError) as e:
+                raise BuildError(f"{rel}: file: expected a readable UTF-8 style sheet, found {e}") from None
+            for link in _css_urls(css):
+                if link.strip().lower().startswith("data:"):
+                    continue
+                n += _check_one(rel, folder, "css", "url()", link, lambda r: r, self.resolve, self.ids)
+        return n
 
 
 def _split(url: str) -> tuple[str, str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
 from html import escape, unescape
 
 from markdown_it import MarkdownIt
@@ -104,45 +105,62 @@ def render_results(
         n = i + 1
         if n in heading_lines:
             flush()
-            s = heading_lines[n]
-            level = max(2, s.level) if s.level > 1 else 1
-            if level == 1:
-                i += 1
-                continue  # the page template prints the title
-            sid = slug(s.title)
-            toc.append((sid, s.title))
-            out.append(
-                f'<h{level} id="{sid}"><a class="anchor" href="#{sid}">{md.renderInline(s.title)}</a></h{level}>'
-            )
+            heading = _heading(heading_lines[n], md, toc)
+            if heading:  # a level-1 heading is none: the page template prints the title
+                out.append(heading)
             i += 1
             continue
         if n in tables:
             flush()
             section, t = tables[n]
-            ids = row_ids(t, section)
-            head_cells = [inline(md, c) for c in t.columns]
-            head = "".join(f"<th>{c}</th>" for c in head_cells)
-            body = []
-            grid = [head_cells]
-            for rid, r in zip(ids, t.rows, strict=True):
-                row = [cell_html(section, r, ci, c) for ci, c in enumerate(t.columns)]
-                grid.append(row)
-                cells = "".join(f"<td>{c}</td>" for c in row)
-                body.append(f'<tr id="{escape(rid)}">{cells}</tr>')
             labels[section] = labels.get(section, 0) + 1
-            label = f"Table: {section}" + (f" ({labels[section]})" if labels[section] > 1 else "")
-            out.append(
-                f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
-                f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
-            )
-            if csv_files is not None:
-                name = f"{slug(section)}-{labels[section]}.csv"
-                csv_files.append((name, table_csv(grid)))
-                link = f'<a href="tables/{name}" download>{escape(label.removeprefix("Table: ") or "this table")}, as CSV</a>'
-                out.append(f'<p class="table-csv">Download {link}</p>')
+            out += _table(section, t, labels[section], md, cell_html, csv_files)
             i += 2 + len(t.rows)
             continue
         buf.append(lines[i])
         i += 1
     flush()
     return "\n".join(out), toc
+
+
+def _heading(s: mdtables.MdSection, md: MarkdownIt, toc: list[tuple[str, str]]) -> str:
+    """A section's heading as HTML, noted in ``toc``; "" for the level-1 heading (the page template prints the
+    title)."""
+    level = max(2, s.level) if s.level > 1 else 1
+    if level == 1:
+        return ""
+    sid = slug(s.title)
+    toc.append((sid, s.title))
+    return f'<h{level} id="{sid}"><a class="anchor" href="#{sid}">{md.renderInline(s.title)}</a></h{level}>'
+
+
+def _table(
+    section: str,
+    t: mdtables.MdTable,
+    nth: int,
+    md: MarkdownIt,
+    cell_html: Callable[[str, list[str], int, str], str],
+    csv_files: list[tuple[str, str]] | None,
+) -> list[str]:
+    """The ``nth`` table of ``section`` as HTML (each cell from ``cell_html``), and with ``csv_files`` its CSV file
+    (appended to it) and the link to it."""
+    head_cells = [inline(md, c) for c in t.columns]
+    head = "".join(f"<th>{c}</th>" for c in head_cells)
+    body = []
+    grid = [head_cells]
+    for rid, r in zip(row_ids(t, section), t.rows, strict=True):
+        row = [cell_html(section, r, ci, c) for ci, c in enumerate(t.columns)]
+        grid.append(row)
+        cells = "".join(f"<td>{c}</td>" for c in row)
+        body.append(f'<tr id="{escape(rid)}">{cells}</tr>')
+    label = f"Table: {section}" + (f" ({nth})" if nth > 1 else "")
+    out = [
+        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
+        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    ]
+    if csv_files is not None:
+        name = f"{slug(section)}-{nth}.csv"
+        csv_files.append((name, table_csv(grid)))
+        link = f'<a href="tables/{name}" download>{escape(label.removeprefix("Table: ") or "this table")}, as CSV</a>'
+        out.append(f'<p class="table-csv">Download {link}</p>')
+    return out

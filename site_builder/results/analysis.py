@@ -200,6 +200,27 @@ def _section_sixn(doc: ResultsDoc) -> list[dict[str, Any]]:
 
 def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
     s = doc.section("2. A training step")
+    _step_settings(s)
+    _step_conventions(s)
+    shares = _step_shares(s)
+    _step_ranges(s, shares)
+    _step_ledger(s)
+    h4, c4 = shares["hyena2"][4096], shares["circ"][4096]
+    s.text(
+        "Reading the tables: the backward pass needs no long FFTs beyond the forward's, since U's spectrum is "
+        "saved and dH is summed before its single inverse transform, yet its matmuls cost twice as much. So "
+        f"the Hyena-2 backward share comes out near half the forward share ({fmt.pct(h4.backward)} against "
+        f"{fmt.pct(h4.forward)} at {fmt.integer(4096)} tokens), and the step, in which the backward outweighs "
+        "the forward about two to one (the backward / forward column), sits closer to the backward figure. "
+        "The block-circulant shares drop less from forward to backward: much of their optical work is "
+        "products in the Fourier domain, and those grow along with the matmuls. Of that optical work, "
+        f"{fmt.pct(c4.data_part)} at {fmt.integer(4096)} tokens is the weight gradient's data-by-data "
+        "products, which a mask written once per step cannot hold."
+    )
+    return {v: {str(n): r.as_dict() for n, r in by_len.items()} for v, by_len in shares.items()}
+
+
+def _step_settings(s: Section) -> None:
     s.text(
         "The study's settings. Every value here is an input, set in `site_builder/models/analysis/shape.py`: "
         "the circulant block and the hybrid's layer pattern come from `presets.yaml` "
@@ -232,6 +253,9 @@ def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
             cell(length, fmt.integer(length), f"ana.setting.length.{length}"),
             cell(q, fmt.integer(q), f"ana.setting.sequences.{length}"),
         )
+
+
+def _step_conventions(s: Section) -> None:
     s.text(
         "Cost conventions, the inference ledger's (`site_builder/models/analysis/ops.py`): FLOPs of one "
         "operation, each read back from the functions the ledger counts with."
@@ -255,6 +279,9 @@ def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
             f"{fmt.pct(step_shares('circ', 4096).forward)}.)",
         )
     )
+
+
+def _step_shares(s: Section) -> dict[str, dict[int, StepShares]]:
     s.text(
         "What an optical engine could take of the step, for each variant and sequence length, at "
         f"{fmt.integer(STEP_TOKENS)} tokens per optimizer step."
@@ -287,6 +314,10 @@ def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
                 cell(r.bound_static, fmt.ratio_x(r.bound_static), f"{k}.bound_static"),
                 cell(r.backward_over_forward, fmt.ratio_x(r.backward_over_forward), f"{k}.bwd_over_fwd"),
             )
+    return shares
+
+
+def _step_ranges(s: Section, shares: dict[str, dict[int, StepShares]]) -> None:
     s.text(
         "Ranges across the four sequence lengths (the decks quote these). The transformer has no transforms; "
         "its rows are 0.00% and bounds 1.000x throughout."
@@ -324,6 +355,9 @@ def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
         (shares["hyena2"][n].static for n in MASK_LENGTHS),
         pct2,
     )
+
+
+def _step_ledger(s: Section) -> None:
     s.text(
         "Per-token FLOPs of the step by op class (GFLOP per token, whole step; forward and backward are in "
         "`results.json` under `data.ledger`)."
@@ -359,19 +393,6 @@ def _section_step(doc: ResultsDoc) -> dict[str, dict[str, Any]]:
             lt.add(
                 _label(v, length), *(cell(x / 1e9, fmt.fixed(x / 1e9, 4), f"{k}.{n}_gflop_per_token") for n, x in vals)
             )
-    h4, c4 = shares["hyena2"][4096], shares["circ"][4096]
-    s.text(
-        "Reading the tables: the backward pass needs no long FFTs beyond the forward's, since U's spectrum is "
-        "saved and dH is summed before its single inverse transform, yet its matmuls cost twice as much. So "
-        f"the Hyena-2 backward share comes out near half the forward share ({fmt.pct(h4.backward)} against "
-        f"{fmt.pct(h4.forward)} at {fmt.integer(4096)} tokens), and the step, in which the backward outweighs "
-        "the forward about two to one (the backward / forward column), sits closer to the backward figure. "
-        "The block-circulant shares drop less from forward to backward: much of their optical work is "
-        "products in the Fourier domain, and those grow along with the matmuls. Of that optical work, "
-        f"{fmt.pct(c4.data_part)} at {fmt.integer(4096)} tokens is the weight gradient's data-by-data "
-        "products, which a mask written once per step cannot hold."
-    )
-    return {v: {str(n): r.as_dict() for n, r in by_len.items()} for v, by_len in shares.items()}
 
 
 def _section_demo(doc: ResultsDoc) -> dict[str, Any]:
@@ -468,6 +489,57 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
         "Sustained rate per GPU",
         cell(GPU_TFLOPS, f"{fmt.grouped(GPU_TFLOPS)} TFLOP/s", "ana.setting.cluster.tflops"),
     )
+    budgets = _mask_tables(s)
+    _mask_ranges(s, budgets)
+    _mask_steps(s, budgets)
+    mp_degree = 32
+    sched_out = _mask_schedules(s, budgets, mp_degree)
+    s.text(
+        f"Even a pipeline stage holding one part in {mp_degree} of the model has more Hyena-2 spectra than a "
+        f"single {fmt.unit(mp, 0, 'MP')} mask frame, so every pass still takes several frames. Masks for the "
+        "data-by-data products are not a realistic option: one device would spend minutes of frames on them "
+        f"per step, and even shared among all {CLUSTER_GPUS} engines they cost about a whole digital step for "
+        "Hyena-2 and many steps for block-circulant weights. The weight gradient therefore remains on the "
+        "GPUs, and the engine's candidate work is the static share alone."
+    )
+    out: dict[str, Any] = {}
+    out["defaults"] = {
+        "step_tokens": STEP_TOKENS,
+        "gpus": CLUSTER_GPUS,
+        "tflops": GPU_TFLOPS,
+        "pixels": DMD_PIXELS,
+        "frame_rate_hz": DMD_RATE_HZ,
+        "model_parallel": 1,
+        "schedule": "layer-major",
+        "microbatch": 1,
+    }
+    out["budgets"] = {v: {str(n): m.as_dict() for n, m in by_len.items()} for v, by_len in budgets.items()}
+    out["schedules_hyena2_2048"] = sched_out
+    # What an explorer needs to redo the budget at other settings without the ledger: per-token step FLOPs
+    # and static share at the reference step, mask values per pass, data-by-data values per token.
+    out["per_token"] = {
+        v: {
+            str(n): {
+                "step_flops_per_token": m.step_flops / m.step_tokens,
+                "static_share": m.static_share,
+                "weight_values_per_pass": m.weight_values,
+                "data_values_per_token": m.data_values / m.step_tokens,
+            }
+            for n, m in by_len.items()
+        }
+        for v, by_len in budgets.items()
+    }
+    # The same exactly at any step size (the step-against-mask explorer): integer terms linear in sequences.
+    out["terms"] = {v: {str(n): budget_terms(v, n).as_dict() for n in by_len} for v, by_len in budgets.items()}
+    return out
+
+
+def _secs(x: float) -> str:
+    """Seconds as the mask tables write them."""
+    return fmt.unit(x, 2, "s")
+
+
+def _mask_tables(s: Section) -> dict[str, dict[int, MaskBudget]]:
     s.text(
         "How the frames are counted. In layer-major order all of the step's sequences go through a layer "
         "while its spectra sit on the mask, so every spectrum is written once per direction per step. A pass "
@@ -482,7 +554,6 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
         "unchanged."
     )
     t = s.table(*MASK_COLUMNS)
-    out: dict[str, Any] = {}
     budgets: dict[str, dict[int, MaskBudget]] = {}
     for v in VARIANTS[1:]:
         budgets[v] = {}
@@ -497,38 +568,43 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
     t32 = s.table(*MASK_COLUMNS)
     for v in VARIANTS[1:]:
         _mask_row(t32, budgets[v][EXTRAPOLATED_LENGTH])
+    return budgets
+
+
+def _mask_ranges(s: Section, budgets: dict[str, dict[int, MaskBudget]]) -> None:
     s.text(f"Ranges up to the trained context, {fmt.integer(TRAINED_CONTEXT)} tokens (the decks quote these):")
     rt = s.table("Quantity", "Lowest", "Highest", "Range")
-    secs = lambda x: fmt.unit(x, 2, "s")  # noqa: E731
     _range_row(
         rt,
         "Hyena-2 weight masks",
         "ana.masks.hyena2.weight_seconds_range",
         (budgets["hyena2"][n].weight_seconds for n in MASK_LENGTHS),
-        secs,
+        _secs,
     )
     _range_row(
         rt,
         "Block-circulant weight masks",
         "ana.masks.circ.weight_seconds_range",
         (budgets["circ"][n].weight_seconds for n in MASK_LENGTHS),
-        secs,
+        _secs,
     )
     _range_row(
         rt,
         "Weight masks, Hyena-2 and block-circulant",
         "ana.masks.weight_seconds_range",
         (budgets[v][n].weight_seconds for v in ("hyena2", "circ") for n in MASK_LENGTHS),
-        secs,
+        _secs,
     )
     _range_row(
         rt,
         "Digital step, Hyena-2 and block-circulant",
         "ana.masks.digital_seconds_range",
         (budgets[v][n].digital_seconds for v in ("hyena2", "circ") for n in MASK_LENGTHS),
-        secs,
+        _secs,
     )
 
+
+def _mask_steps(s: Section, budgets: dict[str, dict[int, MaskBudget]]) -> None:
     s.text(
         "The step with the engine, at the settings above: the engine does the static share at no cost "
         "(removable); its mask writes either add to the digital work left (not overlapped) or run behind it "
@@ -542,14 +618,15 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
             et.add(
                 _label(v, length),
                 cell(m.removable_seconds, fmt.unit(m.removable_seconds, 4, "s"), f"{k}.removable_seconds"),
-                cell(m.step_serial_seconds, secs(m.step_serial_seconds), f"{k}.step_serial_seconds"),
-                cell(m.step_overlapped_seconds, secs(m.step_overlapped_seconds), f"{k}.step_overlapped_seconds"),
+                cell(m.step_serial_seconds, _secs(m.step_serial_seconds), f"{k}.step_serial_seconds"),
+                cell(m.step_overlapped_seconds, _secs(m.step_overlapped_seconds), f"{k}.step_overlapped_seconds"),
             )
 
+
+def _mask_schedules(s: Section, budgets: dict[str, dict[int, MaskBudget]], mp_degree: int) -> dict[str, Any]:
     n0 = SCHEDULE_LENGTH
     base = budgets["hyena2"][n0]
     per_gpu = base.sequences // base.replicas
-    mp_degree = 32
     s.text(
         f"Schedules for Hyena-2 at {fmt.integer(n0)} tokens. Sequence-major order writes the masks once per "
         "round of m sequences on each replica (gradient accumulation with each round run layer-major); model "
@@ -609,43 +686,7 @@ def _section_masks(doc: ResultsDoc) -> dict[str, Any]:
             cell(rel, fmt.ratio_x(rel, 2), f"{k}.relative"),
         )
         sched_out[slug] = m.as_dict()
-    s.text(
-        f"Even a pipeline stage holding one part in {mp_degree} of the model has more Hyena-2 spectra than a "
-        f"single {fmt.unit(mp, 0, 'MP')} mask frame, so every pass still takes several frames. Masks for the "
-        "data-by-data products are not a realistic option: one device would spend minutes of frames on them "
-        f"per step, and even shared among all {CLUSTER_GPUS} engines they cost about a whole digital step for "
-        "Hyena-2 and many steps for block-circulant weights. The weight gradient therefore remains on the "
-        "GPUs, and the engine's candidate work is the static share alone."
-    )
-    out["defaults"] = {
-        "step_tokens": STEP_TOKENS,
-        "gpus": CLUSTER_GPUS,
-        "tflops": GPU_TFLOPS,
-        "pixels": DMD_PIXELS,
-        "frame_rate_hz": DMD_RATE_HZ,
-        "model_parallel": 1,
-        "schedule": "layer-major",
-        "microbatch": 1,
-    }
-    out["budgets"] = {v: {str(n): m.as_dict() for n, m in by_len.items()} for v, by_len in budgets.items()}
-    out["schedules_hyena2_2048"] = sched_out
-    # What an explorer needs to redo the budget at other settings without the ledger: per-token step FLOPs
-    # and static share at the reference step, mask values per pass, data-by-data values per token.
-    out["per_token"] = {
-        v: {
-            str(n): {
-                "step_flops_per_token": m.step_flops / m.step_tokens,
-                "static_share": m.static_share,
-                "weight_values_per_pass": m.weight_values,
-                "data_values_per_token": m.data_values / m.step_tokens,
-            }
-            for n, m in by_len.items()
-        }
-        for v, by_len in budgets.items()
-    }
-    # The same exactly at any step size (the step-against-mask explorer): integer terms linear in sequences.
-    out["terms"] = {v: {str(n): budget_terms(v, n).as_dict() for n in by_len} for v, by_len in budgets.items()}
-    return out
+    return sched_out
 
 
 def _section_precision(doc: ResultsDoc) -> dict[str, Any]:

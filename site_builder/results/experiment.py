@@ -67,8 +67,6 @@ def bytes_of(data: ExperimentData, row: ResultRow) -> m.Bytes:
 
 def build_experiment_results(data: ExperimentData) -> ResultsDoc:
     rows = groups_by_id(data)
-    a_run = data.runs_of(rows["A"].group)[0]
-    cfg = a_run.config
     doc = ResultsDoc(
         name="experiment",
         title="Results: the fixed-band experiment, recomputed",
@@ -82,7 +80,40 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
         ),
     )
 
-    # 1. Setting
+    _section_setting(doc, data, rows)
+    finals = _section_finals(doc, data, rows)
+    byte_data = _section_bytes(doc, data, rows)
+    ladder, steps_data = _section_ladder(doc, data, rows)
+    s = _section_ranges(doc, data, rows, finals)
+
+    gaps = _gaps_to_topk(s, finals)
+    configurations = _section_configurations(doc, data, rows, ladder)
+    _section_delta_share(doc, data)
+    _section_provenance(doc)
+    published = _section_published(doc)
+    versions = _section_versions(doc, data, ladder)
+
+    doc.data = {
+        "target_of_results_json": data.target,
+        "gaps_to_topk": gaps,
+        "configurations": configurations,
+        "published": published,
+        "versions": versions,
+        "bytes": byte_data,
+        "ladder": [{"config": cid, "target": tg} for cid, tg in ladder],
+        "steps_per_seed": steps_data,
+        "finals": {cid: {"per_seed": list(f.values), "mean": f.mean, "sd": f.sd} for cid, f in finals.items()},
+        "groups": {cid: row.group for cid, row in rows.items()},
+        "curves": {cid: _curve_data(data, row) for cid, row in rows.items()},
+        # the vendored results.json's captured energy (results.md §2 there), for the captured-energy explorer
+        "energy": {run: dict(table) for run, table in data.energy.items()},
+    }
+    return doc
+
+
+def _section_setting(doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow]) -> None:
+    a_run = data.runs_of(rows["A"].group)[0]
+    cfg = a_run.config
     s = doc.section("1. The setting")
     s.text("Read from the configuration line of the AdamW run's log (every run shares these).")
     t = s.table("Quantity", "Value")
@@ -105,7 +136,8 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
         t.add(label, Cell(text, value, f"exp.setting.{key}"))
     _section_settings_more(s, data, rows)
 
-    # 2. Final losses
+
+def _section_finals(doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow]) -> dict[str, m.Final]:
     s = doc.section("2. Final validation loss, recomputed")
     s.text(
         "Each run's last evaluation (step 3,000), averaged over seeds; the spread is the sample standard "
@@ -127,8 +159,11 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
             Cell(fmt.mean_sd(f.mean, f.sd), f.mean, f"exp.final_mean_sd.{cid}"),
             "yes" if ok else "NO",
         )
+    return finals
 
-    # 3. Bytes
+
+def _section_bytes(doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow]) -> dict[str, dict[str, float]]:
+    cfg = data.runs_of(rows["A"].group)[0].config
     s = doc.section("3. Bytes per worker per step")
     s.text(
         "Recomputed from the model's tensor shapes. Values cost 2 bytes (BF16); top-k adds the bytes of a "
@@ -186,8 +221,12 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
         "columns exactly (the build stops otherwise). *int64 vs compact* is the int64 payload over the payload "
         "with each index at the bytes its chunk needs: only top-k sends indices, so only its row differs from 1."
     )
+    return byte_data
 
-    # 4. Steps ladder
+
+def _section_ladder(
+    doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow]
+) -> tuple[list[tuple[str, float]], dict[str, dict[str, list[int | None]]]]:
     ladder = ladder_targets(data)
     s = doc.section("4. Steps to reach a loss")
     s.text(
@@ -211,8 +250,12 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
             steps_data[cid][target_text(tg)] = list(st.per_seed)
             cells.append(Cell(steps_text(st), st.mean, f"exp.steps.{cid}.{target_text(tg)}"))
         t.add(*cells)
+    return ladder, steps_data
 
-    # 5. Ranges quoted in the text
+
+def _section_ranges(
+    doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow], finals: dict[str, m.Final]
+) -> Section:
     s = doc.section("5. Ranges and counts")
     s.text(
         "Lowest and highest of a family of configurations, as the write-up quotes them. *First design*: "
@@ -267,30 +310,7 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
         Cell(fmt.integer(len(exact)), len(exact), "exp.exact_band.runs"),
         Cell(fmt.fixed(exact_mean, 3), exact_mean, "exp.exact_band.final_mean"),
     )
-
-    gaps = _gaps_to_topk(s, finals)
-    configurations = _section_configurations(doc, data, rows, ladder)
-    _section_delta_share(doc, data)
-    _section_provenance(doc)
-    published = _section_published(doc)
-    versions = _section_versions(doc, data, ladder)
-
-    doc.data = {
-        "target_of_results_json": data.target,
-        "gaps_to_topk": gaps,
-        "configurations": configurations,
-        "published": published,
-        "versions": versions,
-        "bytes": byte_data,
-        "ladder": [{"config": cid, "target": tg} for cid, tg in ladder],
-        "steps_per_seed": steps_data,
-        "finals": {cid: {"per_seed": list(f.values), "mean": f.mean, "sd": f.sd} for cid, f in finals.items()},
-        "groups": {cid: row.group for cid, row in rows.items()},
-        "curves": {cid: _curve_data(data, row) for cid, row in rows.items()},
-        # the vendored results.json's captured energy (results.md §2 there), for the captured-energy explorer
-        "energy": {run: dict(table) for run, table in data.energy.items()},
-    }
-    return doc
+    return s
 
 
 def _curve_data(data: ExperimentData, row: ResultRow) -> dict[str, object]:
@@ -421,6 +441,22 @@ def _section_configurations(
         "tiles of a matrix (2-D); a tensor whose size does not divide gets smaller chunks, and vectors are cut "
         "into runs even under 2-D chunking, so *values per chunk* is the nominal size."
     )
+    cfg_of, by_chunking = _configurations_chunkings(s, data, rows)
+    optics = _configurations_optics(s, rows, cfg_of)
+    sweeps, usual = _configurations_sweeps(s, optics, cfg_of)
+    target, reached, short = _configurations_first_rung(s, data, rows, ladder, optics, cfg_of, usual)
+    return {
+        "chunkings": by_chunking,
+        "sweeps": sweeps,
+        "first_rung": target,
+        "enob_reaching_first_rung": sorted(reached),
+        "enob_short_of_first_rung": sorted(short),
+    }
+
+
+def _configurations_chunkings(
+    s: Section, data: ExperimentData, rows: dict[str, ResultRow]
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
     t = s.table("Chunking", "Label", "Shape", "Values per chunk", "Configurations")
     by_chunking: dict[str, list[str]] = {}
     cfg_of: dict[str, dict[str, Any]] = {}
@@ -441,7 +477,10 @@ def _section_configurations(
             Cell(fmt.integer(values), values, f"exp.chunking.{ch}.values"),
             ", ".join(by_chunking[ch]),
         )
+    return cfg_of, by_chunking
 
+
+def _configurations_optics(s: Section, rows: dict[str, ResultRow], cfg_of: dict[str, dict[str, Any]]) -> list[str]:
     s.text(
         "Each optics configuration's ENOB (the read-out precision of every optical pass) and bit planes (optical "
         "passes per chunk), alone, as a pair and as labels. *Ex* is the first design (full scale fixed, feedback "
@@ -466,7 +505,12 @@ def _section_configurations(
             f"re-set every {fs} steps" if fs else "fixed",
             "band sent" if cfg.get("feedback") == "sent" else "exact band",
         )
+    return optics
 
+
+def _configurations_sweeps(
+    s: Section, optics: list[str], cfg_of: dict[str, dict[str, Any]]
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, tuple[float, int]]]:
     s.text(
         "What each optics family swept: the ENOBs run at the family's usual plane count, and the plane counts "
         "run at its usual ENOB (the value most of its runs use)."
@@ -492,9 +536,20 @@ def _section_configurations(
                 Cell(_and_list(texts), ", ".join(texts), f"exp.sweep.{fam}.{what}.list"),
                 Cell(f"{texts[0]}–{texts[-1]}", f"{texts[0]}–{texts[-1]}", f"exp.sweep.{fam}.{what}.range"),
             )
+    return sweeps, usual
 
+
+def _configurations_first_rung(
+    s: Section,
+    data: ExperimentData,
+    rows: dict[str, ResultRow],
+    ladder: list[tuple[str, float]],
+    optics: list[str],
+    cfg_of: dict[str, dict[str, Any]],
+    usual: dict[str, tuple[float, int]],
+) -> tuple[float, list[float], list[float]]:
     target = ladder[0][1]
-    e0, p0 = usual["repaired"]
+    p0 = usual["repaired"][1]
     s.text(
         f"Which ENOBs of the repaired optics, at its usual plane count, train to the first rung of the ladder "
         f"(§4), {target_text(target)}: a run reaches it if some evaluation is at or below it. Each ENOB ran one "
@@ -523,13 +578,7 @@ def _section_configurations(
         f"ENOBs that never reach {target_text(target)} (repaired, {p0} planes)",
         Cell(short_text, short_text, "exp.optics.enob_short_of_target"),
     )
-    return {
-        "chunkings": by_chunking,
-        "sweeps": sweeps,
-        "first_rung": target,
-        "enob_reaching_first_rung": sorted(reached),
-        "enob_short_of_first_rung": sorted(short),
-    }
+    return target, reached, short
 
 
 # -- section 7: the band's share of the delta's energy, in scientific notation ---------------------

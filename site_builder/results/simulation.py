@@ -43,7 +43,7 @@ from site_builder.models.simulation.module import (
 from site_builder.models.simulation.presets import Presets
 from site_builder.models.simulation.tables import HOT_SPOT_RESOURCES, ROWS
 from site_builder.results.cells import Published, cell, published_against_ours
-from site_builder.results.doc import Cell, ResultsDoc, Section
+from site_builder.results.doc import Cell, ResultsDoc, Section, Table
 
 TARGET = 3.158
 HOME = "2dc4.100gbe"
@@ -901,6 +901,13 @@ def _section_inputs(ctx: _Context) -> None:
         "deck, the module's paper, its developer, or an illustrative choice. The measured inputs, steps to each "
         "loss and bytes per step, come from the experiment model (section 1 here, and the experiment's results)."
     )
+    _inputs_presets(s, ctx)
+    _inputs_links(s, ctx)
+    _inputs_topologies(s, ctx)
+    _inputs_module(s, ctx)
+
+
+def _inputs_presets(s: Section, ctx: _Context) -> None:
     pr = ctx.presets
     dev = pr.device
     t = s.table("Presets and device", "Value", "From")
@@ -941,6 +948,9 @@ def _section_inputs(ctx: _Context) -> None:
         "presets.yaml (illustrative)",
     )
 
+
+def _inputs_links(s: Section, ctx: _Context) -> None:
+    pr = ctx.presets
     s.text(
         "Links: NDR joins the workers inside a data centre (and is the port a pluggable module sits on); the "
         "others join the data centres. The last three are illustrative, derived from the 100 GbE preset with "
@@ -961,6 +971,9 @@ def _section_inputs(ctx: _Context) -> None:
             "illustrative" if li.illustrative else f"presets.yaml, links.{key}",
         )
 
+
+def _inputs_topologies(s: Section, ctx: _Context) -> None:
+    pr = ctx.presets
     s.text("Topologies: how the workers are spread over data centres, and the inter-DC links each shape is run on.")
     t = s.table("Shape", "Data centres", "Workers per data centre", "Inter-DC links")
     shapes: dict[tuple[int, int], list[str]] = {}
@@ -980,6 +993,9 @@ def _section_inputs(ctx: _Context) -> None:
             ", ".join(names),
         )
 
+
+def _inputs_module(s: Section, ctx: _Context) -> None:
+    pr = ctx.presets
     base = ModuleSpec()
     optics_bits = base.lanes * base.lane_bits_per_s
     t = s.table("The module", "Value", "From")
@@ -1010,6 +1026,11 @@ def _section_inputs(ctx: _Context) -> None:
         cell(optics_bits / 8, f"{_plain(optics_bits / 8e9)} GB/s", "sim.setting.module.optics_gbytes"),
         "derived",
     )
+    _module_stages(t, base, ctx)
+
+
+def _module_stages(t: Table, base: ModuleSpec, ctx: _Context) -> None:
+    """The module table's rows from its bit planes on: the stages, the power and the compute budgets."""
     e_planes = ctx.inputs.configs["E"].planes
     if e_planes != base.planes:
         raise ValueError(f"the module's {base.planes} bit planes are not the E run's {e_planes}")

@@ -207,12 +207,7 @@ def build_index(
     known = digests or {}
     found = page_files(out)
     urls = [url for url, _ in found]
-    keys: list[str] = []
-    for url, path in found:
-        digest = known.get(url[1:])
-        keys.append(
-            record_key(code, digest if digest is not None else hashlib.sha256(read_page(out, path)).hexdigest())
-        )
+    keys = [_record_key(out, code, url, path, known) for url, path in found]
     updated = _updated(previous, code, urls, keys, store) if previous is not None else None
     changed = range(len(urls)) if updated is None else updated[0]
     records: dict[int, Record] = {}
@@ -258,22 +253,37 @@ def build_index(
     else:
         assert assembling is not None and not records  # every page added, its fragment written already
         files, fragments = assembling.files(), assembling.fragments
-
-    def write() -> None:
-        if updated is not None:
-            (target / FRAGMENTS).mkdir(parents=True)
-            for name, data in fragments.items():
-                (target / FRAGMENTS / f"{name}.json").write_bytes(data)
-        (target / TERMS).mkdir()
-        for name, data in files.terms.items():
-            (target / TERMS / f"{name}.json").write_bytes(data)
-        (target / INDEX).write_bytes(files.index)
-        for folder, name in links:
-            assert previous is not None
-            os.link(previous.folder / FOLDER / folder / f"{name}.json", target / folder / f"{name}.json")
-
-    _writing(write)
+    _writing(lambda: _write_index(target, files, fragments if updated is not None else None, links, previous))
     return 1 + len(files.terms) + len(fragments) + len(links), len(urls) - len(todo)
+
+
+def _record_key(out: Path, code: str, url: str, path: Path, known: dict[str, str]) -> str:
+    """The key of the page ``url``'s record: this code's and the page's digest (read from its file when not known)."""
+    digest = known.get(url[1:])
+    return record_key(code, digest if digest is not None else hashlib.sha256(read_page(out, path)).hexdigest())
+
+
+def _write_index(
+    target: Path,
+    files: Files,
+    fragments: dict[str, bytes] | None,
+    links: list[tuple[str, str]],
+    previous: Previous | None,
+) -> None:
+    """The index's files into ``target``: the term files and the index, and when the index was updated rather than
+    assembled (which writes each page's fragment as it comes) the fragments, and the files linked from the
+    ``previous`` index."""
+    if fragments is not None:
+        (target / FRAGMENTS).mkdir(parents=True)
+        for name, data in fragments.items():
+            (target / FRAGMENTS / f"{name}.json").write_bytes(data)
+    (target / TERMS).mkdir()
+    for name, data in files.terms.items():
+        (target / TERMS / f"{name}.json").write_bytes(data)
+    (target / INDEX).write_bytes(files.index)
+    for folder, name in links:
+        assert previous is not None
+        os.link(previous.folder / FOLDER / folder / f"{name}.json", target / folder / f"{name}.json")
 
 
 def _writing(write: Callable[[], object]) -> None:
