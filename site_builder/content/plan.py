@@ -12,7 +12,9 @@ from site_builder.results.figures import Registry, ResultsFile
 @dataclass(frozen=True)
 class Kind:
     """A page kind: the template that renders it and the hooks the build calls for its pages. Each kind is one
-    module of site_builder/kinds/, registered there in ``KINDS`` (the one place); these defaults do nothing."""
+    module of site_builder/kinds/, registered there in ``KINDS`` (the one place); these defaults do nothing. A
+    kind's module subclasses this for its hooks (methods only, not a dataclass of its own: each would generate its
+    methods again at import) and gives its settings, the fields below, where it makes its one instance."""
 
     name: str
     template: str

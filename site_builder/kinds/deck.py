@@ -3,7 +3,6 @@ from the DeckInfo site_builder/content/assemble.py makes (``slides`` is set)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -15,14 +14,7 @@ from site_builder.render.deck import render_slides
 from site_builder.render.pages import Rendering
 
 
-@dataclass(frozen=True)
 class DeckKind(ContentKind):
-    slides: bool = True
-    renders_tokens: bool = False  # render_slides parses each slide's own text
-    folder: str | None = "decks"  # content/<series>/decks/NN-slug.md
-    front_matter: tuple[str, ...] = ("deck", "summary")  # its number and its hub summary
-    meta_lines: bool = True  # a slide's Source: and Terms: lines
-
     def context(self, p: PlannedPage, r: Rendering) -> dict[str, Any]:
         assert p.parsed is not None
         deck = p.extra["deck"]
@@ -30,4 +22,13 @@ class DeckKind(ContentKind):
         return {"meta": p.parsed.page.meta, "deck": deck, "slides": slides, "body": Markup("")}
 
 
-DECK = DeckKind("deck", "deck.html", True)
+DECK = DeckKind(
+    "deck",
+    "deck.html",
+    True,
+    slides=True,
+    renders_tokens=False,  # render_slides parses each slide's own text
+    folder="decks",  # content/<series>/decks/NN-slug.md
+    front_matter=("deck", "summary"),  # its number and its hub summary
+    meta_lines=True,  # a slide's Source: and Terms: lines
+)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from site_builder.content.plan import Kind, PlannedPage
@@ -11,7 +10,6 @@ from site_builder.render.pages import Rendering, json_script
 from site_builder.results.figures import ResultsFile
 
 
-@dataclass(frozen=True)
 class FiguresKind(Kind):
     def generated(self, files: dict[str, ResultsFile]) -> list[PlannedPage]:
         return [PlannedPage("figures/", self, "templates/figures.html", "Every number on the site")]

@@ -3,7 +3,6 @@ its series' decks and glossary (filled in by site_builder/content/assemble.py, s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -13,10 +12,7 @@ from site_builder.kinds.page import ContentKind
 from site_builder.render.pages import Rendering
 
 
-@dataclass(frozen=True)
 class GlossaryKind(ContentKind):
-    glossary: bool = True
-
     def context(self, p: PlannedPage, r: Rendering) -> dict[str, Any]:
         ctx = super().context(p, r)
         if "glossary" in p.extra:
@@ -28,5 +24,5 @@ class GlossaryKind(ContentKind):
         return ctx
 
 
-HUB = GlossaryKind("hub", "hub.html", True)
-GLOSSARY = GlossaryKind("glossary", "glossary.html", True)
+HUB = GlossaryKind("hub", "hub.html", True, glossary=True)
+GLOSSARY = GlossaryKind("glossary", "glossary.html", True, glossary=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from site_builder.content.plan import PlannedPage
@@ -12,7 +11,6 @@ from site_builder.render.pages import Rendering
 from site_builder.results.figures import Registry, ResultsFile
 
 
-@dataclass(frozen=True)
 class MethodKind(ContentKind):
     def collect(self, p: PlannedPage, fixed: dict[str, Any], registry: Registry, files: dict[str, ResultsFile]) -> None:
         p.extra["records"] = {**fixed, "figures": figures_shown(registry, files)}

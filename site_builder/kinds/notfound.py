@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from site_builder.content.plan import Kind, PlannedPage
 from site_builder.results.figures import ResultsFile
 
 
-@dataclass(frozen=True)
 class NotFoundKind(Kind):
-    listed: bool = False
-    root: str | None = "/"
-
     def generated(self, files: dict[str, ResultsFile]) -> list[PlannedPage]:
         return [PlannedPage("404.html", self, "templates/404.html", "Page not found")]
 
@@ -20,4 +14,4 @@ class NotFoundKind(Kind):
         return "No page at this address: the home page and the figure index lead to everything on the site."
 
 
-NOTFOUND = NotFoundKind("notfound", "404.html", False)
+NOTFOUND = NotFoundKind("notfound", "404.html", False, listed=False, root="/")

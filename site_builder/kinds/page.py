@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -11,7 +10,6 @@ from site_builder.content.plan import Kind, PlannedPage
 from site_builder.render.pages import Rendering
 
 
-@dataclass(frozen=True)
 class ContentKind(Kind):
     """A kind a content file asks for: its front matter and its Markdown rendered."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -16,7 +15,6 @@ from site_builder.results.figures import ResultsFile
 NAV_TITLES = {"vendor": "Experiment results"}  # a results file's folder -> its navigation title, if not its own
 
 
-@dataclass(frozen=True)
 class ResultsKind(Kind):
     def generated(self, files: dict[str, ResultsFile]) -> list[PlannedPage]:
         return [
