@@ -80,13 +80,12 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
         ),
     )
 
-    _section_setting(doc, data, rows)
+    a_run = data.runs_of(rows["A"].group)[0]  # every run shares its setting
+    _section_setting(doc, data, rows, a_run)
     finals = _section_finals(doc, data, rows)
-    byte_data = _section_bytes(doc, data, rows)
+    byte_data = _section_bytes(doc, data, rows, a_run.config)
     ladder, steps_data = _section_ladder(doc, data, rows)
-    s = _section_ranges(doc, data, rows, finals)
-
-    gaps = _gaps_to_topk(s, finals)
+    gaps = _section_ranges(doc, data, rows, finals)
     configurations = _section_configurations(doc, data, rows, ladder)
     _section_delta_share(doc, data)
     _section_provenance(doc)
@@ -111,8 +110,7 @@ def build_experiment_results(data: ExperimentData) -> ResultsDoc:
     return doc
 
 
-def _section_setting(doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow]) -> None:
-    a_run = data.runs_of(rows["A"].group)[0]
+def _section_setting(doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow], a_run: Run) -> None:
     cfg = a_run.config
     s = doc.section("1. The setting")
     s.text("Read from the configuration line of the AdamW run's log (every run shares these).")
@@ -162,8 +160,9 @@ def _section_finals(doc: ResultsDoc, data: ExperimentData, rows: dict[str, Resul
     return finals
 
 
-def _section_bytes(doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow]) -> dict[str, dict[str, float]]:
-    cfg = data.runs_of(rows["A"].group)[0].config
+def _section_bytes(
+    doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow], cfg: dict[str, Any]
+) -> dict[str, dict[str, float]]:
     s = doc.section("3. Bytes per worker per step")
     s.text(
         "Recomputed from the model's tensor shapes. Values cost 2 bytes (BF16); top-k adds the bytes of a "
@@ -255,7 +254,8 @@ def _section_ladder(
 
 def _section_ranges(
     doc: ResultsDoc, data: ExperimentData, rows: dict[str, ResultRow], finals: dict[str, m.Final]
-) -> Section:
+) -> dict[str, dict[str, object]]:
+    """Section 5, ranges and counts; returns the gaps to top-k its last table gives (:func:`_gaps_to_topk`)."""
     s = doc.section("5. Ranges and counts")
     s.text(
         "Lowest and highest of a family of configurations, as the write-up quotes them. *First design*: "
@@ -310,7 +310,7 @@ def _section_ranges(
         Cell(fmt.integer(len(exact)), len(exact), "exp.exact_band.runs"),
         Cell(fmt.fixed(exact_mean, 3), exact_mean, "exp.exact_band.final_mean"),
     )
-    return s
+    return _gaps_to_topk(s, finals)
 
 
 def _curve_data(data: ExperimentData, row: ResultRow) -> dict[str, object]:
