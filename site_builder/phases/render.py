@@ -68,12 +68,8 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         if not _carry_figure_files(renderer):
             listing, cards = _figure_files(modeled, renderer)
             (tmp / "figures.json").write_bytes(listing)
-            folders: set[Path] = set()
             for path, text in cards.items():
-                folder = (tmp / path).parent
-                if folder not in folders:
-                    folder.mkdir(parents=True, exist_ok=True)
-                    folders.add(folder)
+                (tmp / path).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / path).write_text(text, "utf-8")
         _write_payloads(tmp, collected)
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""

@@ -269,6 +269,11 @@ def check_links(
     return check.pages_links() + check.css_links()
 
 
+def _url_of(rel: str) -> str:
+    """The page URL a written HTML file serves (``cit/`` for ``cit/index.html``; the 404 page is ``404.html``)."""
+    return rel.removesuffix("index.html")
+
+
 class _LinkCheck:
     """One check of the site in ``root``: the files it holds, each page's ids (from the cache where kept there), and
     each page's verdict (kept under a digest of the site's files and ids and of the page)."""
@@ -295,7 +300,7 @@ class _LinkCheck:
         self.resolved: dict[tuple[str, str], str | None] = {}
 
     def page_name(self, rel: str) -> str:
-        url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel  # the 404 page is 404.html
+        url = _url_of(rel)
         return f"{self.made_from[url]} (page /{url})" if url in self.made_from else rel
 
     def _text(self, rel: str, url: str) -> str:
@@ -309,7 +314,7 @@ class _LinkCheck:
     def note_ids(self) -> None:
         """Each page's key and the digest of its ids (extracting the pages whose digest is not kept)."""
         for rel in self.html_files:
-            url = rel.removesuffix("index.html") if rel.endswith("index.html") else rel
+            url = _url_of(rel)
             text = functools.partial(self._text, rel, url)
             digest = self.digests.get(url)
             if digest is None:
