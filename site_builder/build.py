@@ -2,8 +2,9 @@
 
 load → models → figures → collect → render → print → check → search → drift, parity → swap.
 
-Nothing is written into the output folder until every page has been collected; the site is built in a
-temporary folder and swapped in by renames only when every phase passed. Adding a phase is one line in
+Nothing is written into the output folder until every phase passed: the site is built in a temporary folder
+(over the files carried from the previous output, site_builder/cache/overlay.py) and then published into it, by
+renames only. Adding a phase is one line in
 :func:`_build`.
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from site_builder import outdir
 from site_builder.cache import store as results_cache
 from site_builder.cache import uptodate
+from site_builder.cache.overlay import Overlay, previous_output
 from site_builder.explorers import EXPLORERS
 from site_builder.paths import Options, Paths
 from site_builder.phases import check, collect, load, models, printing, render, search, swap, verify
@@ -83,14 +85,16 @@ def _build(
     collected = collect.collect(ctx, loaded, modeled)
     tmp = ctx.effects.new_tmp(paths.out)
     try:
-        rendered = render.render(ctx, loaded, modeled, collected, tmp)
+        carried_from = previous_output(paths.out, state.intact and bool(state.output), state.listing)
+        site = Overlay(tmp, *carried_from)
+        rendered = render.render(ctx, loaded, modeled, collected, site)
         printed = printing.printing(ctx, collected, rendered)
         checking = check.check(ctx, collected, rendered, printed)
         search.search(ctx, rendered, checking)
         check.checked(ctx, checking)
         verify.drift(ctx, modeled)
         verify.parity_check(ctx, collected, rendered)
-        (ctx.effects.swap or swap.swap)(tmp, paths.out)
+        swap.publish(site, paths.out, ctx.effects.swap)
     except BaseException as error:
         try:  # the processes beside (which may be writing into the folder) stop first; a drift found wins
             children.__exit__(type(error), error, error.__traceback__)

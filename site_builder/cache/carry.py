@@ -1,47 +1,41 @@
 """Carrying files over from the previous output instead of writing them again.
 
-The build writes the new site into a temporary folder beside ``--out``. When ``--out`` is still exactly as
-the last successful build left it (:attr:`site_builder.cache.uptodate.State.intact`: every entry's size and
-modification time as recorded), a file that build wrote and this one would write byte for byte is hard-linked
-into the temporary folder instead: a page whose render key is the one it was written under (with its CSV
-tables), and the static assets or the results downloads when their sources did not change. A link shares the
-old file's bytes without copying them; nothing is ever written through it (a page that changed is written as
-a new file), and the old folder is removed after the swap, leaving one name for each file.
+When ``--out`` is still exactly as the last successful build left it (:attr:`site_builder.cache.uptodate.State.intact`:
+every entry's size and modification time as recorded), a file that build wrote and this one would write byte for
+byte is carried (site_builder/cache/overlay.py): a page whose render key is the one it was written under (with its CSV
+tables), and the static assets or the results downloads when their sources did not change. A carried file is read
+where it is and never written: only the files written anew reach ``--out`` when the build is published.
 
-Where a link cannot be made (another file system, one without hard links, a file gone since the check), the
-caller writes the file as it would have anyway.
+Where a file cannot be carried (the previous output does not hold it), the caller writes it as it would have anyway.
 """
 
 from __future__ import annotations
 
-import contextlib
 import filecmp
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
+from site_builder.cache.overlay import Overlay
+
 
 class Carry:
-    """The previous output ``old`` (intact) and what its build wrote there, for a new output ``new``."""
+    """The previous output (intact) and what its build wrote there, for the site ``site`` being made."""
 
-    def __init__(self, old: Path, new: Path, output: dict[str, Any]) -> None:
-        self.old = old
-        self.new = new
+    def __init__(self, site: Overlay, output: dict[str, Any]) -> None:
+        self.site = site
         pages = output.get("pages")
         # url -> [key, sha256, tables, own key, names of the shared values its render read]
         self.pages: dict[str, Any] = pages if isinstance(pages, dict) else {}
 
-    def _link(self, rel: str) -> None:
-        dest = self.new / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        os.link(self.old / rel, dest)
-
     def same_file(self, rel: str, path: Path) -> bool:
-        """The previous output's file ``rel`` holds exactly the bytes of ``path``: the same file (carried over by a
-        link), or compared a block at a time."""
+        """The previous output's file ``rel`` holds exactly the bytes of ``path``: carried over, or compared a block
+        at a time."""
+        if self.site.is_carried(rel):
+            return True
+        if self.site.old is None:
+            return False
         try:
-            return os.path.samefile(self.old / rel, path) or filecmp.cmp(self.old / rel, path, shallow=False)
+            return filecmp.cmp(self.site.old / rel, path, shallow=False)
         except OSError:
             return False
 
@@ -83,31 +77,10 @@ class Carry:
         return digest, tables
 
     def folder(self, rel: str) -> bool:
-        """Link every file under the folder ``rel`` of the previous output; False (and nothing left) if any fails."""
-        src = self.old / rel
-        if not src.is_dir() or src.is_symlink() or (self.new / rel).exists():
-            return False
-        try:
-            for folder, _dirs, names in os.walk(src):
-                sub = Path(folder).relative_to(self.old)
-                (self.new / sub).mkdir(parents=True, exist_ok=True)
-                for name in names:
-                    os.link(Path(folder) / name, self.new / sub / name)
-        except OSError:
-            shutil.rmtree(self.new / rel, ignore_errors=True)
-            return False
-        return True
+        """Carry every file under the folder ``rel`` of the previous output; False (nothing carried) if it holds none."""
+        found = self.site.files_under(rel)
+        return bool(found) and self.site.carry(found)
 
     def files(self, rels: list[str]) -> bool:
-        """Link each of the files ``rels``; False (and none of them left) if any fails."""
-        done: list[str] = []
-        try:
-            for rel in rels:
-                self._link(rel)
-                done.append(rel)
-        except OSError:
-            for rel in done:
-                with contextlib.suppress(OSError):
-                    (self.new / rel).unlink()
-            return False
-        return True
+        """Carry each of the files ``rels``; False (and none of them carried) if any is not in the previous output."""
+        return self.site.carry(rels)

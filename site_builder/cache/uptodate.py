@@ -162,9 +162,16 @@ def inputs_digests(opts: Options, paths: Paths, files: dict[str, str]) -> tuple[
 def tree_digest(out: Path) -> str | None:
     """SHA-256 over the output folder's listing (path and kind of every entry, size and mtime of every file); None if
     it is not a folder."""
+    tree = tree_listing(out)
+    return tree[0] if tree is not None else None
+
+
+def tree_listing(out: Path) -> tuple[str, frozenset[str]] | None:
+    """:func:`tree_digest` and the files it listed (paths relative to ``out``); None if it is not a folder."""
     if not out.is_dir() or out.is_symlink():
         return None
     h = hashlib.sha256()
+    files: list[str] = []
     stack = [(str(out), "")]
     while stack:
         folder, prefix = stack.pop()
@@ -175,7 +182,8 @@ def tree_digest(out: Path) -> str | None:
                 stack.append((e.path, f"{prefix}{e.name}/"))
             else:
                 h.update(f"{prefix}{e.name}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+                files.append(prefix + e.name)
+    return h.hexdigest(), frozenset(files)
 
 
 def record_path(paths: Paths) -> Path | None:
@@ -219,6 +227,7 @@ class State:
     basis: str = ""  # SHA-256 over every input but the content pages (the key of site_builder.cache.basis)
     intact: bool = False  # --out is as the last successful build left it (every entry's size and mtime)
     output: dict[str, Any] = field(default_factory=dict)  # what that build wrote there, if intact
+    listing: frozenset[str] = frozenset()  # the files of --out (relative paths), if intact
     stamps: dict[str, list[int]] = field(default_factory=dict)  # input label -> its stamp() as hashed now
     hashed_at: int = 0  # time.time_ns() when this check began hashing
 
@@ -245,10 +254,13 @@ def check(opts: Options) -> State:
     digest, basis = inputs_digests(opts, paths, files)
     if rec is None:
         return State(None, digest, files, {}, basis, stamps=stamps, hashed_at=hashed_at)
-    intact = rec.tree == tree_digest(paths.out)
+    tree = tree_listing(paths.out)
+    intact = tree is not None and rec.tree == tree[0]
     if intact and rec.inputs == digest:
-        return State(rec, digest, files, rec.files, basis, True, rec.output, stamps, hashed_at)
-    return State(None, digest, files, rec.files, basis, intact, rec.output if intact else {}, stamps, hashed_at)
+        return State(rec, digest, files, rec.files, basis, True, rec.output, stamps=stamps, hashed_at=hashed_at)
+    listing = tree[1] if tree is not None and intact else frozenset()
+    output = rec.output if intact else {}
+    return State(None, digest, files, rec.files, basis, intact, output, listing, stamps, hashed_at)
 
 
 def skip(opts: Options, rec: LastBuild, log: Callable[[str], None]) -> None:

@@ -31,7 +31,7 @@ def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: 
 
     t0 = time.perf_counter()
     renderer, paths = rendered.renderer, ctx.paths
-    scanned = page_scan.prefill(rendered.tmp, renderer.digests, paths.cache) if paths.cache is not None else 0
+    scanned = page_scan.prefill(rendered.site, renderer.digests, paths.cache) if paths.cache is not None else 0
     if scanned:
         ctx.stage("scan", t0, f"{scanned} new pages parsed once for the link check and the search index")
     t_checks = time.perf_counter()
@@ -39,7 +39,7 @@ def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: 
 
     def links() -> int:
         return check_links(
-            rendered.tmp,
+            rendered.site,
             made_from,
             cache=paths.cache,
             unprinted=frozenset(printed.written) if printed.skipped else frozenset(),

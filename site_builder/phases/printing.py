@@ -17,7 +17,7 @@ def printing(ctx: BuildContext, collected: Collected, rendered: Rendered) -> pdf
     t0 = time.perf_counter()
     decks = {d.page.url: d.pdf for d in collected.series.decks}
     store = pdf_store.store_folder(ctx.opts, ctx.log) if ctx.opts.print_decks else None
-    printed = pdf_store.run(rendered.tmp, decks, store, rendered.renderer.digests, ctx.opts.print_decks)
+    printed = pdf_store.run(rendered.site, decks, store, rendered.renderer.digests, ctx.opts.print_decks)
     ctx.stage("print", t0, printed.note())
     ctx.summary.printed = printed.printed
     return printed

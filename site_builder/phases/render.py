@@ -7,13 +7,13 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from site_builder import processes
+from site_builder.cache.overlay import Overlay
 from site_builder.content.plan import PlannedPage, navigation
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext, writing
@@ -26,21 +26,27 @@ RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half a
 
 @dataclass
 class Rendered:
-    tmp: Path  # the temporary output folder
+    site: Overlay  # the files written into the temporary output folder, over those carried from the previous output
     renderer: Any  # render.pages.PageRenderer, holding what was written
     shared: bool  # some pages were rendered in a forked process (their links are read beside the index)
 
     @property
+    def tmp(self) -> Path:
+        """The temporary output folder (the files written anew)."""
+        return self.site.new
+
+    @property
     def figure_list(self) -> Path:
         """figures.json as written (read back when checked: a large site's list is tens of MB, not held between)."""
-        return self.tmp / "figures.json"
+        return self.site.path("figures.json")
 
 
-def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Rendered:
+def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, site: Overlay) -> Rendered:
     from site_builder.render import extras
 
     t0 = time.perf_counter()
-    renderer = _renderer(ctx, loaded, modeled, collected, tmp)
+    tmp = site.new
+    renderer = _renderer(ctx, loaded, modeled, collected, site)
     with writing(f"--out {ctx.paths.out}"):
         from site_builder.cache import keys
 
@@ -74,16 +80,16 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         _write_payloads(tmp, collected)
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
-    return Rendered(tmp, renderer, bool(theirs))
+    return Rendered(site, renderer, bool(theirs))
 
 
-def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, tmp: Path) -> Any:
+def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, site: Overlay) -> Any:
     from site_builder.cache.carry import Carry
     from site_builder.render.pages import PageRenderer
 
     plan, state = collected.plan, ctx.state
     nav = navigation(plan, {k: (s.title, s.home) for k, s in SERIES.items()})
-    renderer = PageRenderer(collected.env, collected.md, tmp, modeled.registry, nav, SITE_TITLE)
+    renderer = PageRenderer(collected.env, collected.md, site.new, modeled.registry, nav, SITE_TITLE)
     renderer.term_links = collected.series.term_links()
     renderer.figures_digest = collected.figures_digest
     renderer.titles = {p.url: p.title for p in plan if p.kind.listed}
@@ -99,8 +105,8 @@ def _renderer(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Co
             for rf in modeled.files.values()
             if rf.label.startswith("vendor/") and (rel := rf.label.removeprefix("vendor/")) in vendor_pins
         }
-    if state.intact and state.output:
-        renderer.carry = Carry(ctx.paths.out, tmp, state.output)
+    if site.old is not None:
+        renderer.carry = Carry(site, state.output)
     return renderer
 
 
@@ -139,7 +145,7 @@ def _write_payloads(tmp: Path, collected: Collected) -> None:
 
 
 def _carry_figure_files(renderer: Any) -> bool:
-    """figures.json and the number cards' files linked from the previous output, when its build wrote the figure index
+    """figures.json and the number cards' files carried from the previous output, when its build wrote the figure index
     under this build's key for it: all they hold is what that page read (see :func:`_figure_files`), so they are the
     bytes this build would write. False, with nothing linked, otherwise."""
     carry, key = renderer.carry, renderer.keys.get("figures/")
@@ -147,12 +153,8 @@ def _carry_figure_files(renderer: Any) -> bool:
         return False
     from site_builder.render.figure_cards import FOLDER
 
-    if not carry.folder(FOLDER):
-        return False
-    if not carry.files(["figures.json"]):
-        shutil.rmtree(carry.new / FOLDER, ignore_errors=True)
-        return False
-    return True
+    cards = carry.site.files_under(FOLDER)
+    return bool(cards) and carry.files(["figures.json", *cards])
 
 
 def _figure_files(modeled: Modeled, renderer: Any) -> tuple[bytes, dict[str, str]]:

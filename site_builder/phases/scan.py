@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import processes
+from site_builder.cache.overlay import Overlay
 from site_builder.cache.store import ResultsCache
 from site_builder.render import links
 from site_builder.search import read_page, records
@@ -60,8 +61,8 @@ def scan(html: str) -> tuple[dict[str, list[Any]], Record]:
     return links.extraction_of(link_reader), record_of(page_of(search_reader))
 
 
-def prefill(out: Path, digests: dict[str, str], cache: Path) -> int:
-    """Parse once each page of ``out`` (``digests``: URL -> SHA-256 of its file, ``cit/`` for ``cit/index.html``)
+def prefill(site: Overlay, digests: dict[str, str], cache: Path) -> int:
+    """Parse once each page of ``site`` (``digests``: URL -> SHA-256 of its file, ``cit/`` for ``cit/index.html``)
     whose link extraction or search record is not in the results cache folder ``cache``; store both. Returns
     how many pages were parsed. A page that is not UTF-8 is left to the phases, which say so in one line."""
     store = ResultsCache(cache)
@@ -79,7 +80,7 @@ def prefill(out: Path, digests: dict[str, str], cache: Path) -> int:
         done = 0
         for rel, digest, key in part:
             try:
-                html = read_page(out, out / rel).decode("utf-8")
+                html = read_page(site.path(rel), rel).decode("utf-8")
             except UnicodeDecodeError:
                 continue
             extraction, record = scan(html)
@@ -90,7 +91,7 @@ def prefill(out: Path, digests: dict[str, str], cache: Path) -> int:
 
     if len(todo) < SHARE_FROM or not processes.can_share():
         return work(todo)
-    mine, theirs = processes.halves(todo, lambda t: (out / t[0]).stat().st_size)
+    mine, theirs = processes.halves(todo, lambda t: site.path(t[0]).stat().st_size)
     beside = processes.Beside(lambda: work(theirs))
     try:
         here = work(mine)

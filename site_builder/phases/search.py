@@ -18,7 +18,7 @@ def search(ctx: BuildContext, rendered: Rendered, checking: Checking) -> None:
     previous = None  # the last build's index, updated where pages changed when it can be
     if renderer.carry is not None and isinstance(output.get("search"), str):
         previous = index.Previous(ctx.paths.out, output["search"], renderer.carry.digests())
-    n_files, reused = index.build_index(rendered.tmp, ctx.paths.cache, renderer.digests, previous)
+    n_files, reused = index.build_index(rendered.site, ctx.paths.cache, renderer.digests, previous)
     n_pages = sum(1 for u in renderer.digests if not u.endswith(".html"))
     extracted = f"{n_pages - reused + scanned} extracted, {reused - scanned} from the cache"
     ctx.stage("search", t0, f"{n_files} index files for {n_pages} pages ({extracted})")

@@ -1,5 +1,5 @@
-"""Swap: the temporary output folder replaces ``--out`` by renames only; and the basis of this build is kept
-for the next one (site_builder/cache/basis.py)."""
+"""Swap: the site built in the temporary folder becomes ``--out`` by renames only (its changed files renamed into it,
+or the whole folder swapped in); and the basis of this build is kept for the next one (site_builder/cache/basis.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import contextlib
 import os
 import shutil
 import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from site_builder import outdir
 from site_builder.cache import basis
+from site_builder.cache.overlay import Overlay
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext
 from site_builder.phases.load import Loaded
@@ -32,13 +34,13 @@ def remove_own_tmp(out: Path) -> None:
 _SIGNALS = {s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGINT", None)) if s is not None}
 
 
-def swap(tmp: Path, out: Path) -> None:
-    """Replace ``out`` by ``tmp`` with renames only, SIGTERM/SIGINT held back meanwhile: a signal between the
-    two renames would leave the previous site under its temporary ``.old`` name. A signal that arrived
-    during the swap is raised as soon as it is done (the new site is then in place)."""
+@contextlib.contextmanager
+def _held(out: Path) -> Iterator[None]:
+    """SIGTERM/SIGINT held back while the block changes ``out``; a signal that arrived meanwhile is raised as soon as
+    it is done (the new site is then in place)."""
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS) if hasattr(signal, "pthread_sigmask") else None
     try:
-        outdir.swap_in(tmp, out)
+        yield
     finally:
         if old is not None:
             try:
@@ -46,6 +48,20 @@ def swap(tmp: Path, out: Path) -> None:
             except outdir.Interrupted as e:
                 e.args = (str(e).replace("nothing was written", f"the new site was already in place in {out}"),)
                 raise
+
+
+def swap(tmp: Path, out: Path) -> None:
+    """Replace ``out`` by ``tmp`` with renames only, SIGTERM/SIGINT held back meanwhile: a signal between the
+    two renames would leave the previous site under its temporary ``.old`` name."""
+    with _held(out):
+        outdir.swap_in(tmp, out)
+
+
+def publish(site: Overlay, out: Path, swap_in: Callable[[Path, Path], None] | None = None) -> None:
+    """Make ``out`` the site just built (site_builder/cache/overlay.py): its new files renamed into ``out`` when few
+    changed, else the whole folder swapped in by ``swap_in`` (default :func:`swap`); SIGTERM/SIGINT held back."""
+    with _held(out):
+        site.publish(out, swap_in or swap)
 
 
 def remember(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Collected, rendered: Rendered) -> None:

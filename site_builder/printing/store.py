@@ -30,6 +30,7 @@ from types import ModuleType
 
 from site_builder import chromium
 from site_builder.cache import store as results_cache
+from site_builder.cache.overlay import Overlay
 from site_builder.errors import BuildError
 from site_builder.paths import Options
 
@@ -79,17 +80,18 @@ def _local(folder: str, url: str) -> str | None:
     return None if norm.startswith("..") or norm in (".", "") else norm
 
 
-def reads(site: Path, page: str) -> list[str]:
+def reads(site: Path | Overlay, page: str) -> list[str]:
     """The files of ``site`` the deck page ``page`` (a site path ending in ``/``) loads, sorted: what its print reads
     besides the page itself."""
+    site = Overlay.of(site)
     return _existing(site, _named(site, page)[0])
 
 
-def _named(site: Path, page: str) -> tuple[list[str], dict[str, str | None]]:
+def _named(site: Overlay, page: str) -> tuple[list[str], dict[str, str | None]]:
     """Every site path the page names (its own tags, its chart-scripts block, what its stylesheets name in turn),
     whether or not the file is there, and the stylesheets read for it with their digests (None: not there)."""
     folder = page
-    html = (site / page / "index.html").read_text("utf-8")
+    html = site.path(f"{page}index.html").read_text("utf-8")
     found = {_local(folder, u) for u in _RESOURCE.findall(html)}
     for block in _CHART_SCRIPTS.findall(html):
         listed = json.loads(block)
@@ -99,7 +101,7 @@ def _named(site: Path, page: str) -> tuple[list[str], dict[str, str | None]]:
     while todo:  # what the stylesheets name, in turn
         css = todo.pop()
         at = css.rsplit("/", 1)[0] + "/"
-        path = site / css
+        path = site.path(css)
         if not path.is_file():
             sheets[css] = None
             continue
@@ -114,16 +116,18 @@ def _named(site: Path, page: str) -> tuple[list[str], dict[str, str | None]]:
     return sorted(p for p in found if p is not None), sheets
 
 
-def _existing(site: Path, named: list[str]) -> list[str]:
-    return [p for p in named if (site / p).is_file()]
+def _existing(site: Overlay, named: list[str]) -> list[str]:
+    return [p for p in named if site.path(p).is_file()]
 
 
-def _file_digest(site: Path, rel: str) -> str | None:
-    path = site / rel
+def _file_digest(site: Overlay, rel: str) -> str | None:
+    path = site.path(rel)
     return _digest(path) if path.is_file() else None
 
 
-def _reads_kept(store: results_cache.ResultsCache, site: Path, page: str, own: str, seen: dict[str, str]) -> list[str]:
+def _reads_kept(
+    store: results_cache.ResultsCache, site: Overlay, page: str, own: str, seen: dict[str, str]
+) -> list[str]:
     """:func:`reads`, kept in the store under the page's digest with the stylesheets it read: a page whose bytes are
     the same names the same files, and is read again only when one of those stylesheets changed (scanning a deck
     page's HTML costs more than the rest of a build's print phase when every PDF is in the store)."""
@@ -142,7 +146,7 @@ def _reads_kept(store: results_cache.ResultsCache, site: Path, page: str, own: s
                 if css not in seen and (d := _file_digest(site, css)) is not None:
                     seen[css] = d
                 now[css] = seen.get(css)
-            new_sheet = any(x.endswith(".css") and x not in sheets and (site / x).is_file() for x in named)
+            new_sheet = any(x.endswith(".css") and x not in sheets and site.path(x).is_file() for x in named)
             if now == sheets and not new_sheet:
                 return _existing(site, named)
     named, read = _named(site, page)
@@ -182,7 +186,7 @@ def chromium_version(store: results_cache.ResultsCache) -> str:
 
 
 def deck_key(
-    site: Path,
+    site: Path | Overlay,
     page: str,
     version: str,
     page_digest: str | None = None,
@@ -192,18 +196,19 @@ def deck_key(
     """A deck's PDF key (see the module's docstring) and the files besides the page that it covers; ``seen`` holds
     the digests of files already read (site path -> SHA-256), which the decks share (the chart library, the CSS);
     with a ``store``, what the page reads is kept there by the page's digest (:func:`_reads_kept`)."""
-    own = page_digest or _digest(site / page / "index.html")
+    site = Overlay.of(site)
+    own = page_digest or _digest(site.path(f"{page}index.html"))
     known = {} if seen is None else seen
     files = reads(site, page) if store is None else _reads_kept(store, site, page, own, known)
     for rel in files:
         if rel not in known:
-            known[rel] = _digest(site / rel)
+            known[rel] = _digest(site.path(rel))
     extra = [f"{page}index.html {own}", *(f"{rel} {known[rel]}" for rel in files)]
     return results_cache.key_of(("site_builder.printing.store",), [version], extra), files
 
 
 def run(
-    site: Path,
+    out: Path | Overlay,
     decks: dict[str, str],
     folder: Path | None,
     digests: dict[str, str] | None = None,
@@ -214,6 +219,7 @@ def run(
     ``decks`` maps a deck page's site path to its PDF's; ``folder`` is the PDF store (None: print every deck);
     ``digests`` the SHA-256 of pages already known (page site path -> digest). ``enabled`` False writes nothing (a
     test build that is not about PDFs: the link check is then told which PDFs are missing by request)."""
+    site = Overlay.of(out)
     done = Printed(written=sorted(decks.values()))
     if not enabled:
         done.skipped = True
@@ -226,13 +232,15 @@ def run(
     for page, (key, _files) in keys.items():
         body = store.read_bytes(results_cache.entry_name(ENTRY, page), key)
         if body is not None and body.startswith(b"%PDF-"):
-            _write(site / decks[page], body)
+            if not _carried(site, decks[page], body):
+                _write(site.new / decks[page], body)
         else:
             todo.append(page)
     if todo:
         fetched: set[str] = set()
         pdf = _printer()
-        with pdf.browser(chromium.CHROMIUM) as b, pdf.serving(site, fetched) as base:
+        _whole(site)  # the browser reads the site from one folder
+        with pdf.browser(chromium.CHROMIUM) as b, pdf.serving(site.new, fetched) as base:
             for page in todo:
                 t0 = time.perf_counter()
                 fetched.clear()
@@ -247,11 +255,30 @@ def run(
                     )
                 data = pdf.fixed(raw, key, base)
                 store.write_bytes(results_cache.entry_name(ENTRY, page), key, data)
-                _write(site / decks[page], data)
+                _write(site.new / decks[page], data)
                 done.printed.append(decks[page])
                 if log is not None:
                     log(f"printed  {time.perf_counter() - t0:6.2f} s  {decks[page]}")
     return done
+
+
+def _carried(site: Overlay, rel: str, data: bytes) -> bool:
+    """The previous output's PDF ``rel`` holds ``data``: carried over instead of written again."""
+    if rel not in site.old_files or site.old is None:
+        return False
+    try:
+        same = (site.old / rel).read_bytes() == data
+    except OSError:
+        return False
+    return same and site.carry([rel])
+
+
+def _whole(site: Overlay) -> None:
+    try:
+        site.materialize()
+    except OSError as e:
+        reason = (e.strerror or type(e).__name__).lower()
+        raise BuildError(f"pdf: expected to link the unchanged files into the site to print, found {reason}") from None
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import posixpath
 import re
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from site_builder.cache.overlay import Overlay
 from site_builder.cache.store import ResultsCache, key_of
 from site_builder.errors import BuildError
 
@@ -234,21 +234,8 @@ def _extract_cached(rel: str, key: str, text: Callable[[], str], cache: ResultsC
     return data
 
 
-def _listing(root: Path) -> tuple[set[str], set[str]]:
-    """Every file and folder of the output, as paths relative to it ("" is the root)."""
-    files: set[str] = set()
-    dirs: set[str] = {""}
-    base = str(root)
-    for folder, subdirs, names in os.walk(base):
-        rel = os.path.relpath(folder, base).replace(os.sep, "/")
-        rel = "" if rel == "." else rel + "/"
-        dirs.update(rel + d for d in subdirs)
-        files.update(rel + n for n in names)
-    return files, dirs
-
-
 def check_links(
-    out: Path,
+    out: Path | Overlay,
     made_from: dict[str, str],
     pages: dict[str, str] | None = None,
     cache: Path | None = None,
@@ -264,7 +251,7 @@ def check_links(
     (``Options.print_decks=False``): links to them are let through. Every other link must name a written file.
     """
     store = ResultsCache(cache) if cache is not None else None
-    check = _LinkCheck(Path(out), made_from, dict(pages or {}), store, unprinted, digests or {})
+    check = _LinkCheck(Overlay.of(out), made_from, dict(pages or {}), store, unprinted, digests or {})
     check.note_ids()
     return check.pages_links() + check.css_links()
 
@@ -280,15 +267,15 @@ class _LinkCheck:
 
     def __init__(
         self,
-        root: Path,
+        site: Overlay,
         made_from: dict[str, str],
         pages: dict[str, str],
         store: ResultsCache | None,
         unprinted: frozenset[str],
         digests: dict[str, str],
     ) -> None:
-        self.root, self.made_from, self.pages, self.store, self.digests = root, made_from, pages, store, digests
-        self.files, self.dirs = _listing(root)
+        self.site, self.made_from, self.pages, self.store, self.digests = site, made_from, pages, store, digests
+        self.files, self.dirs = site.listing()
         self.files |= unprinted
         self.html_files = sorted(f for f in self.files if f.endswith(".html"))
         self.found: dict[str, dict[str, list]] = {}  # a page's extraction, held only when no cache can give it back
@@ -307,7 +294,7 @@ class _LinkCheck:
         if url in self.pages:
             return self.pages[url]
         try:  # read when needed, and not kept: a large site's pages are not all held at once
-            return (self.root / rel).read_text(encoding="utf-8")
+            return self.site.path(rel).read_text(encoding="utf-8")
         except (OSError, UnicodeError) as e:
             raise BuildError(f"{rel}: file: expected a readable UTF-8 page, found {e}") from None
 
@@ -405,7 +392,7 @@ class _LinkCheck:
         for rel in sorted(f for f in self.files if f.endswith(".css")):
             folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
             try:
-                css = (self.root / rel).read_text(encoding="utf-8")
+                css = self.site.path(rel).read_text(encoding="utf-8")
             except (OSError, UnicodeError) as e:
                 raise BuildError(f"{rel}: file: expected a readable UTF-8 style sheet, found {e}") from None
             for link in _css_urls(css):

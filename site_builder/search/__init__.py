@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import processes
+from site_builder.cache.overlay import Overlay
 from site_builder.cache.store import ResultsCache
 from site_builder.errors import BuildError
 from site_builder.search import records as stored
@@ -51,8 +52,19 @@ FORMAT = 3
 PARALLEL_FROM = 4  # pages to extract from which half of them are extracted in a forked process
 
 
-def page_files(out: Path) -> list[tuple[str, Path]]:
-    """Every page of the output as (its URL from the site root, its file), sorted by URL."""
+def page_files(site: Overlay) -> list[tuple[str, Path]]:
+    """Every page of the site as (its URL from the site root, its file), sorted by URL."""
+    if site.old is None:
+        return _page_files(site.new)
+    found = []
+    files, _ = site.listing()
+    for rel in files:
+        if (rel == "index.html" or rel.endswith("/index.html")) and not rel.startswith(f"{FOLDER}/"):
+            found.append((f"/{rel.removesuffix('index.html')}", rel))
+    return [(url, site.path(rel)) for url, rel in sorted(found)]
+
+
+def _page_files(out: Path) -> list[tuple[str, Path]]:
     found = []
     root = os.fspath(out)
     for folder, dirs, names in os.walk(root):
@@ -64,11 +76,11 @@ def page_files(out: Path) -> list[tuple[str, Path]]:
     return [(url, Path(folder, "index.html")) for url, folder in sorted(found)]
 
 
-def read_page(out: Path, path: Path) -> bytes:
+def read_page(path: Path, rel: str) -> bytes:
+    """The bytes of the page ``rel`` of the site, at ``path``."""
     try:
         return path.read_bytes()
     except OSError as e:
-        rel = path.relative_to(out).as_posix()
         raise BuildError(f"search index: {rel}: expected a readable page, found {e.strerror or e}") from None
 
 
@@ -188,7 +200,7 @@ class Previous:
 
 
 def build_index(
-    out: Path,
+    out: Path | Overlay,
     cache: Path | None,
     digests: dict[str, str] | None = None,
     previous: Previous | None = None,
@@ -199,15 +211,16 @@ def build_index(
     record is in the cache is then not read. With ``previous``, an index made by the same code over the same
     pages is updated where pages changed (their old records' terms taken out, the new ones' put in, each
     posting list kept in page order) instead of assembled from every record: the same bytes either way."""
-    target = out / FOLDER
+    site = Overlay.of(out)
+    target = site.new / FOLDER
     if target.exists():
         raise BuildError(f"search index: {FOLDER}/: expected the folder free for the index, found it written by a page")
     store = ResultsCache(cache)
     code = code_key()
     known = digests or {}
-    found = page_files(out)
+    found = page_files(site)
     urls = [url for url, _ in found]
-    keys = [_record_key(out, code, url, path, known) for url, path in found]
+    keys = [_record_key(code, url, path, known) for url, path in found]
     updated = _updated(previous, code, urls, keys, store) if previous is not None else None
     changed = range(len(urls)) if updated is None else updated[0]
     records: dict[int, Record] = {}
@@ -235,7 +248,8 @@ def build_index(
                 keep(i, rec)
             else:
                 path = found[i][1]
-                todo.append((i, path.relative_to(out).as_posix(), read_page(out, path)))
+                rel = f"{urls[i][1:]}index.html"
+                todo.append((i, rel, read_page(path, rel)))
         for (i, _, _), rec in zip(todo, extract_all([(rel, html) for _, rel, html in todo]), strict=True):
             stored.put(store, urls[i], keys[i], rec)
             keep(i, rec)
@@ -249,30 +263,33 @@ def build_index(
         try:
             files, fragments, links = _patch(previous.folder, updated[1], updated[2], records, urls)
         except (OSError, ValueError, KeyError, TypeError, IndexError):  # the old index is not what its records make
-            return build_index(out, cache, digests)
+            return build_index(site, cache, digests)
     else:
         assert assembling is not None and not records  # every page added, its fragment written already
         files, fragments = assembling.files(), assembling.fragments
-    _writing(lambda: _write_index(target, files, fragments if updated is not None else None, links, previous))
+    _writing(lambda: _write_index(site, files, fragments if updated is not None else None, links, previous))
     return 1 + len(files.terms) + len(fragments) + len(links), len(urls) - len(todo)
 
 
-def _record_key(out: Path, code: str, url: str, path: Path, known: dict[str, str]) -> str:
+def _record_key(code: str, url: str, path: Path, known: dict[str, str]) -> str:
     """The key of the page ``url``'s record: this code's and the page's digest (read from its file when not known)."""
     digest = known.get(url[1:])
-    return record_key(code, digest if digest is not None else hashlib.sha256(read_page(out, path)).hexdigest())
+    if digest is None:
+        digest = hashlib.sha256(read_page(path, f"{url[1:]}index.html")).hexdigest()
+    return record_key(code, digest)
 
 
 def _write_index(
-    target: Path,
+    site: Overlay,
     files: Files,
     fragments: dict[str, bytes] | None,
     links: list[tuple[str, str]],
     previous: Previous | None,
 ) -> None:
-    """The index's files into ``target``: the term files and the index, and when the index was updated rather than
-    assembled (which writes each page's fragment as it comes) the fragments, and the files linked from the
-    ``previous`` index."""
+    """The index's files into the site's ``search/``: the term files and the index, and when the index was updated
+    rather than assembled (which writes each page's fragment as it comes) the fragments, and the files kept from the
+    ``previous`` index (carried from it when it is the output the site is carried from, else linked)."""
+    target = site.new / FOLDER
     if fragments is not None:
         (target / FRAGMENTS).mkdir(parents=True)
         for name, data in fragments.items():
@@ -281,9 +298,13 @@ def _write_index(
     for name, data in files.terms.items():
         (target / TERMS / f"{name}.json").write_bytes(data)
     (target / INDEX).write_bytes(files.index)
-    for folder, name in links:
-        assert previous is not None
-        os.link(previous.folder / FOLDER / folder / f"{name}.json", target / folder / f"{name}.json")
+    if not links:
+        return
+    assert previous is not None
+    rels = [f"{FOLDER}/{folder}/{name}.json" for folder, name in links]
+    if site.old != previous.folder or not site.carry(rels):
+        for rel in rels:
+            os.link(previous.folder / rel, site.new / rel)
 
 
 def _writing(write: Callable[[], object]) -> None:

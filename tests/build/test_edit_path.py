@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.cache import basis
+from site_builder.cli import main
 from tests.build.test_bad_inputs import SHARED_CACHE, Sandbox, box
 from tests.build.test_render_cache import build, same_as_uncached
 
@@ -104,4 +105,67 @@ def test_an_edit_outside_content_does_not_use_the_basis(
         box.content(where, lambda t: t + "\n# a comment\n")
     log = build(box, capsys)
     assert BASIS_USED not in log, log
+    same_as_uncached(box, capsys)
+
+
+def leftovers(b: Sandbox) -> list[str]:
+    """The build's temporary folders left beside the output folder."""
+    return sorted(p.name for p in b.out.parent.iterdir() if p.name.startswith(f".{b.out.name}."))
+
+
+def test_an_edit_is_published_in_place_and_a_change_to_every_page_replaces_the_folder(
+    box: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A one-page edit renames its few new files into the output folder (site_builder/cache/overlay.py): the folder
+    and every file it did not change stay as they were, and the files it no longer makes (the edited page's old
+    search fragment) are gone. A change that rewrites most files replaces the folder whole, as a cold build does."""
+    build(box, capsys)
+    edit_home(box, 1)
+    build(box, capsys)
+    folder, page = inode(box.out), inode(box.out / OPTICS)
+    fragments = {p.name for p in (box.out / "search" / "fragments").iterdir()}
+    edit_home(box, 2)
+    build(box, capsys)
+    assert inode(box.out) == folder
+    assert inode(box.out / OPTICS) == page
+    now = {p.name for p in (box.out / "search" / "fragments").iterdir()}
+    assert len(now - fragments) == 1 and len(fragments - now) == 1  # the home page's fragment replaced
+    assert leftovers(box) == []  # (the first test of this file holds an edit published in place to a cold build)
+    box.content("templates/base.html", lambda t: t.replace("</body>", "<!-- changed --></body>", 1))
+    build(box, capsys)
+    assert inode(box.out) != folder
+    assert leftovers(box) == []
+    same_as_uncached(box, capsys)
+
+
+def test_a_build_stopped_while_it_publishes_in_place_is_followed_by_a_whole_one(
+    box: Sandbox, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Renaming the new files into the output folder fails half way (as a full disk or a kill would leave it): the
+    error is one line, and the next build, finding the folder no longer as the last build recorded it, writes the
+    whole site again, byte for byte the site a build without any cache writes."""
+    from site_builder.cache import overlay
+
+    build(box, capsys)
+    edit_home(box, 1)
+    build(box, capsys)
+    edit_home(box, 2)
+    real, done = os.replace, []
+
+    def replace_once(src: str, dst: str) -> None:
+        if done:
+            raise OSError(28, "No space left on device", str(dst))
+        done.append(dst)
+        real(src, dst)
+
+    monkeypatch.setattr(overlay.os, "replace", replace_once)
+    capsys.readouterr()
+    assert main(box.args()) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "expected to update its changed files in place, found no space left" in err, err
+    monkeypatch.setattr(overlay.os, "replace", real)
+    assert len(done) == 1  # one file of the new site was in place, the others not
+    log = build(box, capsys)
+    assert "(0 pages carried)" in log, log  # nothing carried from the folder left half-made
+    assert leftovers(box) == []
     same_as_uncached(box, capsys)

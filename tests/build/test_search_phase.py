@@ -356,7 +356,7 @@ def test_an_update_reads_only_the_pages_that_changed(tmp_path: Path, monkeypatch
     new_digests = word_site(tmp_path / "new", [*texts[:2], ["band", "kernel"], texts[3]])
     read: list[str] = []
     real = search.read_page
-    monkeypatch.setattr(search, "read_page", lambda out, path: read.append(path.parent.name) or real(out, path))
+    monkeypatch.setattr(search, "read_page", lambda path, rel: read.append(path.parent.name) or real(path, rel))
     real_get = records.get
     got: list[str] = []
     monkeypatch.setattr(records, "get", lambda cache, url, key: got.append(key) or real_get(cache, url, key))
