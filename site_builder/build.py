@@ -66,7 +66,7 @@ def build(opts: Options, log: Callable[[str], None] = print, state: uptodate.Sta
             swap.remove_own_tmp(paths.out)
             raise
         results_cache.IMPORT_MEMO.save()
-        uptodate.remember(opts, state, summary.pages, summary.figures, summary.output)
+        uptodate.remember(opts, state, summary.pages, summary.figures, summary.output, summary.tree)
     return summary
 
 
@@ -102,6 +102,8 @@ def _build(
             shutil.rmtree(tmp, ignore_errors=True)
         raise
     summary = ctx.summary
+    if site.published is not None and state.tree:  # published in place: the folder's listing updated, not walked
+        summary.tree = uptodate.updated_tree(state.tree, paths.out, *site.published)
     summary.output = {**rendered.renderer.output(), "search": _search_code_key()}
     swap.remember(ctx, loaded, modeled, collected, rendered)
     summary.pages = len(collected.plan)

@@ -82,6 +82,8 @@ def check_cache(cache: Path, protected: list[tuple[Path, str]], project: Path) -
         raise _fail(cache, f"a path it cannot inspect ({(e.strerror or type(e).__name__).lower()})") from None
     if not stat.S_ISDIR(st.st_mode):
         raise _fail(cache, "a file" if stat.S_ISREG(st.st_mode) else "something other than a folder")
+    if os.path.isfile(real / MARKER) and not os.path.islink(real / MARKER):
+        return True  # this tool's cache: not listed (a large site's cache holds tens of thousands of entries)
     try:
         names = sorted(os.listdir(real))
     except OSError as e:

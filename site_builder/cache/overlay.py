@@ -59,6 +59,8 @@ class Overlay:
         self.old = old
         self.old_files = old_files if old is not None else frozenset()
         self.carried: set[str] = set()
+        # after a publish in place: the files written into --out, and the files and folders (ending in "/") removed
+        self.published: tuple[list[str], list[str]] | None = None
 
     @staticmethod
     def of(site: Path | Overlay) -> Overlay:
@@ -124,13 +126,16 @@ class Overlay:
         """The files written anew renamed into ``out`` (each replacing its old version at once), the files and folders
         this build does not make removed, the temporary folder removed."""
         keep = set(written) | self.carried
+        removed: list[str] = []
         try:
             for rel in sorted(self.old_files - keep):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(out / rel)
+                removed.append(rel)
             for rel in sorted(_parents(self.old_files) - _parents(keep), key=lambda d: -d.count("/")):
                 with contextlib.suppress(OSError):
                     os.rmdir(out / rel)
+                    removed.append(f"{rel}/")
             for rel in written:
                 dest = out / rel
                 if os.path.isdir(dest) and not os.path.islink(dest):
@@ -146,6 +151,7 @@ class Overlay:
                 f"--out {out}: expected to update its changed files in place, found {reason} "
                 f"({e.filename}); the next build writes it whole"
             ) from None
+        self.published = (written, removed)
         shutil.rmtree(self.new, ignore_errors=True)
 
 

@@ -162,28 +162,76 @@ def inputs_digests(opts: Options, paths: Paths, files: dict[str, str]) -> tuple[
 def tree_digest(out: Path) -> str | None:
     """SHA-256 over the output folder's listing (path and kind of every entry, size and mtime of every file); None if
     it is not a folder."""
-    tree = tree_listing(out)
-    return tree[0] if tree is not None else None
+    lines = tree_lines(out)
+    return tree_hash(lines) if lines is not None else None
 
 
-def tree_listing(out: Path) -> tuple[str, frozenset[str]] | None:
-    """:func:`tree_digest` and the files it listed (paths relative to ``out``); None if it is not a folder."""
+def tree_lines(out: Path) -> dict[str, str] | None:
+    """The listing :func:`tree_digest` hashes: each entry's line by its path (a folder's ending in ``/``); None if
+    ``out`` is not a folder."""
     if not out.is_dir() or out.is_symlink():
         return None
-    h = hashlib.sha256()
-    files: list[str] = []
+    lines: dict[str, str] = {}
     stack = [(str(out), "")]
     while stack:
         folder, prefix = stack.pop()
-        for e in sorted(os.scandir(folder), key=lambda e: e.name):
+        for e in os.scandir(folder):
             st = e.stat(follow_symlinks=False)
             if e.is_dir(follow_symlinks=False):  # a folder by name: what it holds is listed in turn
-                h.update(f"{prefix}{e.name}/\0{st.st_mode}\n".encode())
+                lines[f"{prefix}{e.name}/"] = f"{prefix}{e.name}/\0{st.st_mode}\n"
                 stack.append((e.path, f"{prefix}{e.name}/"))
             else:
-                h.update(f"{prefix}{e.name}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-                files.append(prefix + e.name)
-    return h.hexdigest(), frozenset(files)
+                lines[prefix + e.name] = _file_line(prefix + e.name, st)
+    return lines
+
+
+def _file_line(rel: str, st: os.stat_result) -> str:
+    return f"{rel}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n"
+
+
+def tree_hash(lines: dict[str, str]) -> str:
+    """The digest of a listing: every folder's entries in name order, the folders in the order a walk meets them
+    (a folder's subfolders last to first)."""
+    children: dict[str, list[tuple[str, str]]] = {}
+    for path in lines:
+        parent, _, name = path.rstrip("/").rpartition("/")
+        children.setdefault(f"{parent}/" if parent else "", []).append((name, path))
+    h = hashlib.sha256()
+    stack = [""]
+    while stack:
+        for _name, path in sorted(children.get(stack.pop(), ())):
+            h.update(lines[path].encode())
+            if path.endswith("/"):
+                stack.append(path)
+    return h.hexdigest()
+
+
+def updated_tree(lines: dict[str, str], out: Path, written: list[str], removed: list[str]) -> str | None:
+    """The digest of ``out`` listed as ``lines`` once the files ``written`` were put into it and the files and
+    folders ``removed`` (a folder's path ending in ``/``) taken out: only those entries and the new files' folders
+    are looked at again. None if one cannot be."""
+    now = dict(lines)
+    try:
+        for rel in removed:
+            now.pop(rel, None)
+        for rel in written:
+            now[rel] = _file_line(rel, os.lstat(out / rel))
+            parent = rel.rpartition("/")[0]
+            while parent and f"{parent}/" not in now:
+                now[f"{parent}/"] = f"{parent}/\0{os.lstat(out / parent).st_mode}\n"
+                parent = parent.rpartition("/")[0]
+    except OSError:
+        return None
+    return tree_hash(now)
+
+
+def tree_listing(out: Path) -> tuple[str, frozenset[str], dict[str, str]] | None:
+    """:func:`tree_digest`, the files it listed (paths relative to ``out``) and its lines; None if it is not a
+    folder."""
+    lines = tree_lines(out)
+    if lines is None:
+        return None
+    return tree_hash(lines), frozenset(p for p in lines if not p.endswith("/")), lines
 
 
 def record_path(paths: Paths) -> Path | None:
@@ -228,6 +276,7 @@ class State:
     intact: bool = False  # --out is as the last successful build left it (every entry's size and mtime)
     output: dict[str, Any] = field(default_factory=dict)  # what that build wrote there, if intact
     listing: frozenset[str] = frozenset()  # the files of --out (relative paths), if intact
+    tree: dict[str, str] = field(default_factory=dict)  # its listing as tree_lines gives it, if intact
     stamps: dict[str, list[int]] = field(default_factory=dict)  # input label -> its stamp() as hashed now
     hashed_at: int = 0  # time.time_ns() when this check began hashing
 
@@ -258,9 +307,9 @@ def check(opts: Options) -> State:
     intact = tree is not None and rec.tree == tree[0]
     if intact and rec.inputs == digest:
         return State(rec, digest, files, rec.files, basis, True, rec.output, stamps=stamps, hashed_at=hashed_at)
-    listing = tree[1] if tree is not None and intact else frozenset()
+    listing, lines = (tree[1], tree[2]) if tree is not None and intact else (frozenset(), {})
     output = rec.output if intact else {}
-    return State(None, digest, files, rec.files, basis, intact, output, listing, stamps, hashed_at)
+    return State(None, digest, files, rec.files, basis, intact, output, listing, lines, stamps, hashed_at)
 
 
 def skip(opts: Options, rec: LastBuild, log: Callable[[str], None]) -> None:
@@ -275,12 +324,21 @@ def skip(opts: Options, rec: LastBuild, log: Callable[[str], None]) -> None:
     )
 
 
-def remember(opts: Options, state: State, pages: int, figures: int, output: dict[str, Any] | None = None) -> None:
+def remember(
+    opts: Options,
+    state: State,
+    pages: int,
+    figures: int,
+    output: dict[str, Any] | None = None,
+    tree: str | None = None,
+) -> None:
     """Record a successful build into ``--out`` (written atomically; a failure to write only loses the fast path).
-    ``output`` is what the build wrote (pages' keys and digests), for the next build to carry over."""
+    ``output`` is what the build wrote (pages' keys and digests), for the next build to carry over; ``tree`` the
+    output folder's :func:`tree_digest` when the build knows it (else it is listed)."""
     paths = opts.paths()
     where = record_path(paths)
-    tree = tree_digest(paths.out)
+    if tree is None:
+        tree = tree_digest(paths.out)
     if where is None or tree is None or not state.inputs:
         return
     body = {"version": VERSION, "inputs": state.inputs, "tree": tree, "pages": pages, "figures": figures}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from site_builder.content.pages import Page
 from site_builder.errors import InputError
@@ -34,8 +35,10 @@ SOURCE_DOCS = {
 }
 
 
-@dataclass(frozen=True)
-class SourceRef:
+class SourceRef(NamedTuple):
+    """A slide's ``Source:`` reference (a tuple: a large site's decks hold tens of thousands, each made when its
+    deck's slides are read back from the cache, where a frozen dataclass cost several times as much to make)."""
+
     doc: str  # a key of SOURCE_DOCS
     section: str  # the section number as written, "2" or "7a"
     line: str  # "line N" of the deck file, for messages
@@ -62,11 +65,10 @@ class Slide:
         return SlideHead(self.id, self.title, self.line, tuple(self.terms), tuple(self.sources))
 
 
-@dataclass(frozen=True, slots=True)
-class SlideHead:
+class SlideHead(NamedTuple):
     """What the rest of the site reads of a slide (the collect phase: the glossary's "Explained in", the deck's
     source links, the hub's slide count): not its text, which only the deck's own render reads (it splits the
-    deck again then). A large site's decks are read as their heads, not their slides."""
+    deck again then). A large site's decks are read as their heads, not their slides (a tuple, as SourceRef)."""
 
     id: str
     title: str

@@ -26,6 +26,7 @@ class Summary:
     computed: list[str] = field(default_factory=list)  # models recomputed (cache misses)
     output: dict[str, Any] = field(default_factory=dict)  # what was written (uptodate.LastBuild.output)
     printed: list[str] = field(default_factory=list)  # the decks' PDFs printed in Chromium (not from the store)
+    tree: str | None = None  # the output folder's uptodate.tree_digest, when known without listing it
 
 
 @contextlib.contextmanager

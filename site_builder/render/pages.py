@@ -88,12 +88,15 @@ class Shared:
 
 
 def _registry_digest(registry: Registry, renderer: PageRenderer) -> str:
-    """Every figure with its value, text and source (digested once, in the collect phase) and the pages using them
-    (each figure's set of pages as a sorted list: the JSON encoder writes a list of text itself, where a set is
-    handed back to the key's code an element at a time, hundreds of thousands of times on a large site)."""
-    from site_builder.cache import keys
-
-    return keys.digest(renderer.figures_digest, {key: sorted(pages) for key, pages in registry.used_on.items()})
+    """Every figure with its value, text and source (digested once, in the collect phase) and the pages using them,
+    in the order their uses were noted (the plan's): each key and its pages (joined by NUL, which no URL holds) as
+    length-prefixed text, not through keys.digest's JSON, which for a large site's hundreds of thousands of uses
+    cost several times as much."""
+    h = hashlib.sha256(f"registry\n{renderer.figures_digest}\n".encode())
+    for key, pages in registry.used_on.items():
+        joined = "\0".join(pages)
+        h.update(f"{len(key)}:{key}{len(joined)}:{joined}".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 @dataclass

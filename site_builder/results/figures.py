@@ -143,7 +143,9 @@ class Figures(Mapping[str, Figure]):
 @dataclass
 class Registry:
     figures: Mapping[str, Figure] = field(default_factory=dict)  # a dict while built, or Figures from the basis
-    used_on: dict[str, set[str]] = field(default_factory=dict)
+    # figure key -> the pages showing it, as an ordered set (dict keys) in the order their uses were noted (the plan's):
+    # a digest of it needs no sort (site_builder/render/pages.py)
+    used_on: dict[str, dict[str, None]] = field(default_factory=dict)
     # per results file: its figures and how many of them a page uses, as counted since the last add or use
     _counts: dict[str, tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
@@ -187,9 +189,9 @@ class Registry:
         for key in keys:
             found = used_on.get(key)
             if found is None:
-                used_on[key] = {page}
+                used_on[key] = {page: None}
             else:
-                found.add(page)
+                found[page] = None
         self._counts = None
 
     def check_cells(self, files: dict[str, ResultsFile]) -> int:

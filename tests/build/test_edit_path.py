@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.cache import basis
+from site_builder.cache import basis, uptodate
 from site_builder.cli import main
+from site_builder.paths import Options
 from tests.build.test_bad_inputs import SHARED_CACHE, Sandbox, box
 from tests.build.test_render_cache import build, same_as_uncached
 
@@ -130,6 +131,10 @@ def test_an_edit_is_published_in_place_and_a_change_to_every_page_replaces_the_f
     assert inode(box.out / OPTICS) == page
     now = {p.name for p in (box.out / "search" / "fragments").iterdir()}
     assert len(now - fragments) == 1 and len(fragments - now) == 1  # the home page's fragment replaced
+    # the listing recorded for the next build (updated where the files changed, not walked) is the folder's
+    cache = SHARED_CACHE[0] if SHARED_CACHE else None
+    recorded = uptodate.previous(Options(project=box.project, out=box.out, cache=cache).paths())
+    assert recorded is not None and recorded.tree == uptodate.tree_digest(box.out)
     assert leftovers(box) == []  # (the first test of this file holds an edit published in place to a cold build)
     box.content("templates/base.html", lambda t: t.replace("</body>", "<!-- changed --></body>", 1))
     build(box, capsys)
