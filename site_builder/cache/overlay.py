@@ -75,6 +75,20 @@ class Overlay:
         self.carried.update(wanted)
         return True
 
+    def write(self, rel: str, data: bytes) -> None:
+        """The site's file ``rel`` holding ``data``: carried when the previous output's holds those bytes (a small
+        file the build makes anew each time, such as the sitemap), else written. Raises OSError."""
+        if self.old is not None and rel in self.old_files:
+            try:
+                same = (self.old / rel).read_bytes() == data
+            except OSError:
+                same = False
+            if same and self.carry([rel]):
+                return
+        path = self.new / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
     def files_under(self, folder: str) -> list[str]:
         """The previous output's files under ``folder``."""
         prefix = folder.rstrip("/") + "/"

@@ -17,7 +17,10 @@ def printing(ctx: BuildContext, collected: Collected, rendered: Rendered) -> pdf
     t0 = time.perf_counter()
     decks = {d.page.url: d.pdf for d in collected.series.decks}
     store = pdf_store.store_folder(ctx.opts, ctx.log) if ctx.opts.print_decks else None
-    printed = pdf_store.run(rendered.site, decks, store, rendered.renderer.digests, ctx.opts.print_decks)
+    static = "site_builder/static/"  # copied whole into assets/ (render/pages.py write_static)
+    assets = {f"assets/{k.removeprefix(static)}": v for k, v in ctx.state.files.items() if k.startswith(static)}
+    digests, enabled = rendered.renderer.digests, ctx.opts.print_decks
+    printed = pdf_store.run(rendered.site, decks, store, digests, enabled, known=assets)
     ctx.stage("print", t0, printed.note())
     ctx.summary.printed = printed.printed
     return printed

@@ -70,14 +70,14 @@ def render(ctx: BuildContext, loaded: Loaded, modeled: Modeled, collected: Colle
         renderer.write_static(unchanged=state.unchanged("site_builder/static/"))
         renderer.write_downloads(modeled.files, unchanged=state.unchanged("data/"))
         base_url = extras.site_url(ctx.opts.site_url)
-        (tmp / "sitemap.xml").write_text(extras.sitemap(list(renderer.titles), base_url), "utf-8")
+        site.write("sitemap.xml", extras.sitemap(list(renderer.titles), base_url).encode("utf-8"))
         if not _carry_figure_files(renderer):
             listing, cards = _figure_files(modeled, renderer)
             (tmp / "figures.json").write_bytes(listing)
             for path, text in cards.items():
                 (tmp / path).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / path).write_text(text, "utf-8")
-        _write_payloads(tmp, collected)
+        _write_payloads(site, collected)
     reused = f" ({len(renderer.reused)} unchanged, from the cache)" if renderer.reused else ""
     ctx.stage("render", t0, f"{len(plan)} pages{reused}")
     return Rendered(site, renderer, bool(theirs))
@@ -132,16 +132,14 @@ def _own_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, rendere
     return {p.url: keys.own_key(renderer.code, p) for p in collected.plan}
 
 
-def _write_payloads(tmp: Path, collected: Collected) -> None:
+def _write_payloads(site: Overlay, collected: Collected) -> None:
     """Each explorer's payload that some page shows, as its file (Explorer.data_file): the pages name it in their
     chart-scripts block and site.js fetches it with the explorer's code, so a payload is held once in the site
     (on a large site it was a seventh of the pages' bytes, one copy per page showing it)."""
     from site_builder.explorers import EXPLORERS
 
     for name in collected.charts:
-        path = tmp / EXPLORERS[name].data_file
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(collected.explorer_data[name], "utf-8")
+        site.write(EXPLORERS[name].data_file, collected.explorer_data[name].encode("utf-8"))
 
 
 def _carry_figure_files(renderer: Any) -> bool:

@@ -214,11 +214,14 @@ def run(
     digests: dict[str, str] | None = None,
     enabled: bool = True,
     log: Callable[[str], None] | None = None,
+    known: dict[str, str] | None = None,
 ) -> Printed:
     """Write each deck's PDF into ``site`` (the build's temporary output folder, every page and asset written):
     ``decks`` maps a deck page's site path to its PDF's; ``folder`` is the PDF store (None: print every deck);
-    ``digests`` the SHA-256 of pages already known (page site path -> digest). ``enabled`` False writes nothing (a
-    test build that is not about PDFs: the link check is then told which PDFs are missing by request)."""
+    ``digests`` the SHA-256 of pages already known (page site path -> digest), ``known`` that of other files of the
+    site (the assets, copied from the package: their digests were taken when the inputs were hashed). ``enabled``
+    False writes nothing (a test build that is not about PDFs: the link check is then told which PDFs are missing
+    by request)."""
     site = Overlay.of(out)
     done = Printed(written=sorted(decks.values()))
     if not enabled:
@@ -226,7 +229,7 @@ def run(
         return done
     store = results_cache.ResultsCache(folder)
     version = chromium_version(store)
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = dict(known or {})
     keys = {page: deck_key(site, page, version, (digests or {}).get(page), seen, store) for page in sorted(decks)}
     todo: list[str] = []
     for page, (key, _files) in keys.items():
