@@ -59,10 +59,14 @@ class Page:
         return hashlib.sha256(self.body.encode("utf-8", "surrogatepass")).hexdigest()
 
     def __key_parts__(self) -> tuple[Any, ...]:
-        """What a key holds of a page (site_builder/cache/keys.py made_from): every field, the body as
-        :meth:`text_digest` (marked, so that no text can stand for it)."""
+        """What a key holds of a page (site_builder/cache/keys.py made_from): every field but the content file's
+        absolute path (its label, relative to the project, is in: nothing a page renders names where the project
+        lies, so a moved or copied project keeps its cache), the body as :meth:`text_digest` (marked, so that no
+        text can stand for it)."""
         return tuple(
-            ["<text>", self.text_digest()] if f.name == "body" else getattr(self, f.name) for f in fields(self)
+            ["<text>", self.text_digest()] if f.name == "body" else getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "source"
         )
 
     def __getattr__(self, name: str) -> Any:

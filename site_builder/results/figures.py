@@ -7,6 +7,7 @@ it, and writes ``figures.json``.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -71,6 +72,13 @@ class ResultsFile:
     title: str
     series: str = "cit"
     read: Callable[[], str] | None = None  # how to read it (a pinned vendored file is read through its pin)
+
+    def __key_parts__(self) -> tuple[str, ...]:
+        """What a key holds of a results file (site_builder/cache/keys.py made_from): its label, page, title, series
+        and text (as its SHA-256, marked); not where it lies on disk, which nothing rendered names (a moved or
+        copied project keeps its cache), nor how it is read."""
+        text = ["<text>", hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()]
+        return (self.label, self.page, self.title, self.series, *text)
 
     @cached_property
     def text(self) -> str:
