@@ -6,6 +6,7 @@ byte as the case left them) and that no temporary folder is left next to the out
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -146,13 +147,34 @@ def leftovers(folder: Path) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One good build for the whole session; its results cache is shared by every sandbox."""
-    if not SHARED_CACHE:
-        SHARED_CACHE[:] = [tmp_path_factory.mktemp("cache")]
-    box = Sandbox(tmp_path_factory.mktemp("good"))
-    assert main(box.args()) == 0
-    return box.out
+def built_site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """One good build for the whole session; its results cache is shared by every sandbox of this process.
+
+    Under pytest-xdist the first worker to get here makes the build (it prints the decks' PDFs and computes every
+    model) into the run's shared folder while the others wait on a lock; then each worker, that one included, takes
+    a copy of the sandbox and of its cache, which its cases write into: a copy costs a fraction of the build."""
+    if worker_id == "master":  # one process: its own build
+        if not SHARED_CACHE:
+            SHARED_CACHE[:] = [tmp_path_factory.mktemp("cache")]
+        box = Sandbox(tmp_path_factory.mktemp("good"))
+        assert main(box.args()) == 0
+        return box.out
+    shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above every worker's own
+    good, cache, done = shared / "build-good", shared / "build-cache", shared / "build-good.done"
+    with open(shared / "build-good.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.exists():
+                SHARED_CACHE[:] = [cache]
+                assert main(Sandbox(good).args()) == 0
+                done.touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    mine = tmp_path_factory.mktemp("good")
+    shutil.copytree(good, mine, dirs_exist_ok=True, copy_function=shutil.copy2, symlinks=True)
+    SHARED_CACHE[:] = [tmp_path_factory.mktemp("cache")]
+    shutil.copytree(cache, SHARED_CACHE[0], dirs_exist_ok=True, copy_function=shutil.copy2)
+    return mine / "site"
 
 
 @pytest.fixture
