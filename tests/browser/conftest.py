@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from site_builder.build import Options, build
+from tests.browser import explorer_sandbox
 from tests.browser.tabs import TABS
 from tests.conftest import PROJECT, REFERENCE, VENDOR
 
@@ -31,29 +32,46 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
-    """The site, built once for the whole run: under pytest-xdist the first worker to get here builds it into the
-    run's shared temporary folder while the others wait on a lock, then every worker serves the same files (no
-    test writes into them)."""
-
-    def build_into(out: Path) -> Path:
-        build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
-        return out
-
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, make: Callable[[Path], None]
+) -> Path:
+    """The folder ``name`` that ``make(folder)`` fills, once for the whole run: under pytest-xdist the first worker to
+    ask builds it into the run's shared temporary folder while the others wait on a lock, then every worker reads the
+    same files. Safe to share because no test writes into them (the servers only read them)."""
     if worker_id == "master":  # one process: its own folder
-        return build_into(tmp_path_factory.mktemp("browser") / "site")
+        out = tmp_path_factory.mktemp(name) / name
+        make(out)
+        return out
     shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above every worker's own
-    out, done = shared / "browser-site", shared / "browser-site.done"
-    with open(shared / "browser-site.lock", "w") as lock:
+    out, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not done.exists():
-                build_into(out)
+                make(out)
                 done.touch()
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return out
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The site, built once for the whole run (``built_once``); no test writes into it."""
+
+    def build_into(out: Path) -> None:
+        build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
+
+    return built_once(tmp_path_factory, worker_id, "browser-site", build_into)
+
+
+@pytest.fixture(scope="session")
+def explorer_origin(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[str]:
+    """The explorer sandbox (tests/browser/explorer_sandbox.py), built once for the whole run (``built_once``: each
+    worker built its own before, about 4 CPU-seconds each) and served by this worker with its strict CSP header."""
+    folder = built_once(tmp_path_factory, worker_id, "explorers", explorer_sandbox.build_sandbox)
+    with explorer_sandbox.serve(folder / "site") as origin:
+        yield origin
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
