@@ -118,20 +118,39 @@ def pages(site_dir: Path) -> list[str]:
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}  # Playwright's, for a context made without one
 
 
-@pytest.fixture
-def tab(browser) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
+class TabTaker:
     """``tab(**options)``: a tab of a browser context made with ``options`` (Playwright's ``new_context`` arguments),
-    for a test that adds no listener to it, kept between tests (tests/browser/tabs.py)."""
-    taken: list[tuple[Hashable, object]] = []
+    kept between tests (tests/browser/tabs.py). A test that listens to the tab's events adds its listeners with
+    ``tab.on(page, event, listener)``: they are removed when the test ends, before the tab is kept for the next (a
+    tab with a test's own listener left on it would not be kept)."""
 
-    def take(**options: Any) -> object:
-        key = ("context", id(browser), repr(sorted(options.items())))
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self._taken: list[tuple[Hashable, Any]] = []
+        self._listeners: list[tuple[Any, str, Callable[[Any], object]]] = []
+
+    def __call__(self, **options: Any) -> Any:
+        key = ("context", id(self._browser), repr(sorted(options.items())))
         page = TABS.take(
-            key, options.get("viewport", DEFAULT_VIEWPORT), lambda: browser.new_context(**options).new_page()
+            key, options.get("viewport", DEFAULT_VIEWPORT), lambda: self._browser.new_context(**options).new_page()
         )
-        taken.append((key, page))
+        self._taken.append((key, page))
         return page
 
-    yield take
-    for key, page in taken:
-        TABS.give_back(key, page)
+    def on(self, page: Any, event: str, listener: Callable[[Any], object]) -> None:
+        page.on(event, listener)
+        self._listeners.append((page, event, listener))
+
+    def give_back(self) -> None:
+        for page, event, listener in self._listeners:
+            page.remove_listener(event, listener)
+        for key, page in self._taken:
+            TABS.give_back(key, page)
+
+
+@pytest.fixture
+def tab(browser) -> Iterator[TabTaker]:  # type: ignore[no-untyped-def]
+    """A ``TabTaker``: ``tab(**options)`` takes a kept tab, ``tab.on(...)`` listens to it for this test."""
+    taker = TabTaker(browser)
+    yield taker
+    taker.give_back()

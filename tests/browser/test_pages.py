@@ -15,8 +15,8 @@ pytestmark = pytest.mark.browser
 LINKS_AND_IDS = "() => [Array.from(document.querySelectorAll('a[href]'), a => a.href), Array.from(document.querySelectorAll('[id]'), e => e.id)]"
 
 
-def test_internal_links_and_anchors_resolve(browser, server, pages):
-    page = browser.new_page()
+def test_internal_links_and_anchors_resolve(tab, server, pages):
+    page = tab()
     targets: dict[str, set[str]] = {}
     # each page as the walk loaded it (its status and its ids): a link to it is checked against that load, as a
     # second load of the same URL would read the same (the page is read at the same point, once it has loaded)
@@ -52,11 +52,10 @@ def test_internal_links_and_anchors_resolve(browser, server, pages):
         assert status == 200, url
         missing = sorted(frags - {""} - ids)
         assert missing == [], f"{url}: no element with id {missing[:5]}"
-    page.close()
 
 
-def test_a_figure_link_lands_on_the_row_that_holds_it(browser, server):
-    page = browser.new_page()
+def test_a_figure_link_lands_on_the_row_that_holds_it(tab, server):
+    page = tab()
     page.goto(server + "cit/")
     fig = page.locator('.fig[data-fig="exp.final.B"]').first
     text = fig.text_content()
@@ -65,11 +64,10 @@ def test_a_figure_link_lands_on_the_row_that_holds_it(browser, server):
     frag = urldefrag(href)[1]
     row_text = page.evaluate("id => document.getElementById(id).textContent", frag)
     assert text in row_text
-    page.close()
 
 
-def test_hover_shows_the_source(browser, server):
-    page = browser.new_page()
+def test_hover_shows_the_source(tab, server):
+    page = tab()
     page.goto(server + "cit/")
     fig = page.locator('.fig[data-fig="exp.final.A"]').first
     fig.hover()
@@ -77,11 +75,10 @@ def test_hover_shows_the_source(browser, server):
     card.wait_for(state="visible")
     content = card.inner_text()
     assert "Source: " in content and "results.md" in content
-    page.close()
 
 
-def test_loss_chart_switches_axis_and_toggles_series(browser, server):
-    page = browser.new_page()
+def test_loss_chart_switches_axis_and_toggles_series(tab, server):
+    page = tab()
     page.goto(server + "cit/")
     page.wait_for_selector('#chart-loss_curves[data-ready="true"]')
     title = "() => document.querySelector('#chart-loss_curves .xtitle').textContent"
@@ -98,7 +95,6 @@ def test_loss_chart_switches_axis_and_toggles_series(browser, server):
     page.keyboard.press("Space")
     page.wait_for_function(f"() => ({drawn})() < {before}", timeout=5000)
     assert page.evaluate(drawn) < before
-    page.close()
 
 
 def test_plotly_only_on_pages_with_a_chart(site_dir, pages):
