@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from site_builder.build import Options, build
+from tests.browser import explorer_sandbox
 from tests.browser.tabs import TABS
 from tests.conftest import PROJECT, REFERENCE, VENDOR
 
@@ -31,29 +32,46 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
-    """The site, built once for the whole run: under pytest-xdist the first worker to get here builds it into the
-    run's shared temporary folder while the others wait on a lock, then every worker serves the same files (no
-    test writes into them)."""
-
-    def build_into(out: Path) -> Path:
-        build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
-        return out
-
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, make: Callable[[Path], None]
+) -> Path:
+    """The folder ``name`` that ``make(folder)`` fills, once for the whole run: under pytest-xdist the first worker to
+    ask builds it into the run's shared temporary folder while the others wait on a lock, then every worker reads the
+    same files. Safe to share because no test writes into them (the servers only read them)."""
     if worker_id == "master":  # one process: its own folder
-        return build_into(tmp_path_factory.mktemp("browser") / "site")
+        out = tmp_path_factory.mktemp(name) / name
+        make(out)
+        return out
     shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above every worker's own
-    out, done = shared / "browser-site", shared / "browser-site.done"
-    with open(shared / "browser-site.lock", "w") as lock:
+    out, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not done.exists():
-                build_into(out)
+                make(out)
                 done.touch()
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return out
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The site, built once for the whole run (``built_once``); no test writes into it."""
+
+    def build_into(out: Path) -> None:
+        build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
+
+    return built_once(tmp_path_factory, worker_id, "browser-site", build_into)
+
+
+@pytest.fixture(scope="session")
+def explorer_origin(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[str]:
+    """The explorer sandbox (tests/browser/explorer_sandbox.py), built once for the whole run (``built_once``: each
+    worker built its own before, about 4 CPU-seconds each) and served by this worker with its strict CSP header."""
+    folder = built_once(tmp_path_factory, worker_id, "explorers", explorer_sandbox.build_sandbox)
+    with explorer_sandbox.serve(folder / "site") as origin:
+        yield origin
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
@@ -100,20 +118,39 @@ def pages(site_dir: Path) -> list[str]:
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}  # Playwright's, for a context made without one
 
 
-@pytest.fixture
-def tab(browser) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
+class TabTaker:
     """``tab(**options)``: a tab of a browser context made with ``options`` (Playwright's ``new_context`` arguments),
-    for a test that adds no listener to it, kept between tests (tests/browser/tabs.py)."""
-    taken: list[tuple[Hashable, object]] = []
+    kept between tests (tests/browser/tabs.py). A test that listens to the tab's events adds its listeners with
+    ``tab.on(page, event, listener)``: they are removed when the test ends, before the tab is kept for the next (a
+    tab with a test's own listener left on it would not be kept)."""
 
-    def take(**options: Any) -> object:
-        key = ("context", id(browser), repr(sorted(options.items())))
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self._taken: list[tuple[Hashable, Any]] = []
+        self._listeners: list[tuple[Any, str, Callable[[Any], object]]] = []
+
+    def __call__(self, **options: Any) -> Any:
+        key = ("context", id(self._browser), repr(sorted(options.items())))
         page = TABS.take(
-            key, options.get("viewport", DEFAULT_VIEWPORT), lambda: browser.new_context(**options).new_page()
+            key, options.get("viewport", DEFAULT_VIEWPORT), lambda: self._browser.new_context(**options).new_page()
         )
-        taken.append((key, page))
+        self._taken.append((key, page))
         return page
 
-    yield take
-    for key, page in taken:
-        TABS.give_back(key, page)
+    def on(self, page: Any, event: str, listener: Callable[[Any], object]) -> None:
+        page.on(event, listener)
+        self._listeners.append((page, event, listener))
+
+    def give_back(self) -> None:
+        for page, event, listener in self._listeners:
+            page.remove_listener(event, listener)
+        for key, page in self._taken:
+            TABS.give_back(key, page)
+
+
+@pytest.fixture
+def tab(browser) -> Iterator[TabTaker]:  # type: ignore[no-untyped-def]
+    """A ``TabTaker``: ``tab(**options)`` takes a kept tab, ``tab.on(...)`` listens to it for this test."""
+    taker = TabTaker(browser)
+    yield taker
+    taker.give_back()

@@ -9,11 +9,10 @@ page error, CSP violation or request that left the server (such a request is als
 
 from __future__ import annotations
 
-import atexit
+import contextlib
 import functools
 import http.server
 import shutil
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -44,28 +43,38 @@ class CspHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@functools.cache
-def site_url() -> str:
-    """Build the sandbox once and serve it; the server's root URL."""
-    tmp = Path(tempfile.mkdtemp(prefix="explorers-"))
-    atexit.register(shutil.rmtree, tmp, True)
-    project = tmp / "project"
+def build_sandbox(folder: Path) -> None:
+    """Build the sandbox into ``folder``: its project copy in ``folder/project``, the site in ``folder/site``."""
+    project = folder / "project"
     for part in ("content", "templates", "data"):
         shutil.copytree(PROJECT / part, project / part)
     for name in CHARTS:
         page = project / "content" / f"x-{name}" / "index.md"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(f"---\ntitle: X\n---\n\n::chart[{name}]\n", encoding="utf-8")
-    out = tmp / "site"
     # the explorers' pages are what is tried here: the decks' PDFs are not printed (tests/browser/test_decks.py and
     # test_deck_pdfs.py read the ones the main site's build prints)
-    opts = Options(project=project, out=out, vendor=VENDOR, reference=REFERENCE, cache=tmp / "cache", print_decks=False)
+    opts = Options(
+        project=project,
+        out=folder / "site",
+        vendor=VENDOR,
+        reference=REFERENCE,
+        cache=folder / "cache",
+        print_decks=False,
+    )
     build(opts, log=lambda _: None)
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CspHandler, directory=str(out)))
+
+
+@contextlib.contextmanager
+def serve(site: Path) -> Iterator[str]:
+    """Serve the built sandbox ``site`` with the CSP header on every response; the server's root URL."""
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CspHandler, directory=str(site)))
     threading.Thread(target=srv.serve_forever, daemon=True).start()
-    atexit.register(srv.server_close)
-    atexit.register(srv.shutdown)
-    return f"http://127.0.0.1:{srv.server_address[1]}/"
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    finally:
+        srv.shutdown()
+        srv.server_close()
 
 
 CSP_RECORD = (
@@ -82,11 +91,12 @@ def _new_tab(browser: Any, viewport: dict[str, int], init: str) -> Any:
     return p
 
 
-def open_chart(browser: Any, name: str, viewport: dict[str, int] = VIEWPORT, init: str = "") -> Iterator[Any]:
+def open_chart(
+    browser: Any, origin: str, name: str, viewport: dict[str, int] = VIEWPORT, init: str = ""
+) -> Iterator[Any]:
     """The explorer's page, ready; ``page.problems`` lists what went wrong so far, and after the test it must be
     empty and no CSP violation recorded (a request that leaves the server is one). ``init``: a script run in the
-    page before any of its own."""
-    origin = site_url()
+    page before any of its own. ``origin``: the sandbox's server (the ``explorer_origin`` fixture)."""
     # a tab kept between tests (tests/browser/tabs.py), by browser, viewport and init script
     key = ("explorer", id(browser), (viewport["width"], viewport["height"]), init)
     p = TABS.take(key, viewport, lambda: _new_tab(browser, viewport, init))
@@ -122,8 +132,8 @@ def page_fixture(name: str, viewport: dict[str, int] = VIEWPORT) -> Any:
     """A test module's ``page`` fixture: ``page = page_fixture(NAME)`` opens the explorer's page for each test."""
 
     @pytest.fixture(name="page")
-    def page(browser: Any) -> Iterator[Any]:
-        yield from open_chart(browser, name, viewport)
+    def page(browser: Any, explorer_origin: str) -> Iterator[Any]:
+        yield from open_chart(browser, explorer_origin, name, viewport)
 
     return page
 

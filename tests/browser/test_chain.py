@@ -13,10 +13,10 @@ def open_chain(page, server):
     return page.locator(".chain").first
 
 
-def test_chain_plays_and_steps_by_keyboard(browser, server):
-    page = browser.new_page()
+def test_chain_plays_and_steps_by_keyboard(tab, server):
+    page = tab()
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    tab.on(page, "pageerror", lambda e: errors.append(str(e)))
     chain = open_chain(page, server)
     assert chain.get_attribute("data-step") == "-1", "every step shows until the reader starts"
     chain.get_by_role("button", name="Play").click()
@@ -35,7 +35,6 @@ def test_chain_plays_and_steps_by_keyboard(browser, server):
     assert chain.get_attribute("data-variant") == "1"
     assert chain.locator("ol").nth(1).is_visible() and not chain.locator("ol").nth(0).is_visible()
     assert chain.locator("ol").nth(1).locator("a.fig").count() >= 5, "each number on the chain is a figure"
-    page.close()
     assert errors == []
 
 

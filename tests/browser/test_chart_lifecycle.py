@@ -73,9 +73,9 @@ DRAWING_JS = """name => {
 }"""
 
 
-def _open(browser: Any, name: str, other: str = "") -> Any:
+def _open(browser: Any, origin: str, name: str, other: str = "") -> Any:
     init = INIT.replace("OTHER", repr(other) if other else "null")
-    return sandbox.open_chart(browser, name, init=init)
+    return sandbox.open_chart(browser, origin, name, init=init)
 
 
 def test_the_fast_path_is_written_for_the_vendored_plotly() -> None:
@@ -87,9 +87,9 @@ def test_the_fast_path_is_written_for_the_vendored_plotly() -> None:
 
 
 @pytest.mark.parametrize("name", sandbox.CHARTS)
-def test_another_plotly_version_takes_plotlys_public_update_and_draws_the_same(browser, name):
-    fast_pages = _open(browser, name)
-    slow_pages = _open(browser, name, other="9.9.9")
+def test_another_plotly_version_takes_plotlys_public_update_and_draws_the_same(browser, explorer_origin, name):
+    fast_pages = _open(browser, explorer_origin, name)
+    slow_pages = _open(browser, explorer_origin, name, other="9.9.9")
     fast, slow = next(fast_pages), next(slow_pages)
     try:
         assert fast.evaluate("() => Charts.fastPath()") is True
@@ -111,8 +111,8 @@ def test_another_plotly_version_takes_plotlys_public_update_and_draws_the_same(b
 
 
 @pytest.mark.parametrize("name", sandbox.CHARTS)
-def test_the_mount_says_when_a_chart_was_drawn(browser, name):
-    pages = _open(browser, name)
+def test_the_mount_says_when_a_chart_was_drawn(browser, explorer_origin, name):
+    pages = _open(browser, explorer_origin, name)
     page = next(pages)
     try:
         fig = f"chart-{name}"

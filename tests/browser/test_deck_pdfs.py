@@ -5,10 +5,12 @@ blank chart fails; no link of the built site points at a missing file, the PDFs 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,11 +58,10 @@ def _decks(site: Path) -> list[str]:
     return sorted(p.parent.relative_to(site).as_posix() + "/" for p in site.glob("*/decks/*/index.html"))
 
 
-def _measure(browser: Any, server: str, url: str, print_with_browser: bool = False) -> tuple[list[dict], bytes]:
+def _measure(page: Any, server: str, url: str, print_with_browser: bool = True) -> tuple[list[dict], bytes]:
     """The slides' print layout of one deck (see MEASURE), and, when asked, the page printed by the browser itself
-    as a reader's Ctrl+P does (print media, beforeprint)."""
-    context = browser.new_context(viewport={"width": pdf.WIDTH, "height": pdf.HEIGHT}, color_scheme="light")
-    page = context.new_page()
+    as a reader's Ctrl+P does (print media, beforeprint). ``page`` is left in screen media again, for the next
+    deck."""
     page.goto(server + url)
     page.evaluate(f"() => {pdf.READY}")
     page.emulate_media(media="print", color_scheme="light")
@@ -68,8 +69,27 @@ def _measure(browser: Any, server: str, url: str, print_with_browser: bool = Fal
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     slides = page.evaluate(MEASURE)
     data = page.pdf(prefer_css_page_size=True, print_background=True) if print_with_browser else b""
-    context.close()
+    page.emulate_media(media="screen", color_scheme="light")
     return slides, data
+
+
+@contextlib.contextmanager
+def print_tab(browser: Any) -> Iterator[Any]:
+    """A tab of a browser context of its own, at the print's size, in the light scheme."""
+    context = browser.new_context(viewport={"width": pdf.WIDTH, "height": pdf.HEIGHT}, color_scheme="light")
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def measured(browser: Any, server: str, site_dir: Path) -> Iterator[dict[str, tuple[list[dict], bytes]]]:
+    """Every deck's print layout and its browser print (``_measure``), read once for the two tests below (each read
+    every deck in a context of its own before): one tab, at the print's size, for the five decks in turn. The
+    layout is read before the print, as each test read it; nothing here writes to the site."""
+    with print_tab(browser) as page:
+        yield {url: _measure(page, server, url) for url in _decks(site_dir)}
 
 
 def _page_pixels(data: bytes, n: int) -> np.ndarray:
@@ -115,20 +135,24 @@ def _traces_drawn(label: str, data: bytes, slides: list[dict]) -> int:
     return checked
 
 
-def test_every_chart_page_of_the_built_pdfs_has_its_traces_drawn(browser: Any, server: str, site_dir: Path) -> None:
+def test_every_chart_page_of_the_built_pdfs_has_its_traces_drawn(
+    measured: dict[str, tuple[list[dict], bytes]], site_dir: Path
+) -> None:
     decks = _decks(site_dir)
     assert len(decks) == 5
     charts = 0
     for url in decks:
-        slides, _ = _measure(browser, server, url)
+        slides, _ = measured[url]
         assert any(s["plots"] for s in slides), f"{url}: no chart"
         charts += _traces_drawn(url, (site_dir / (url.rstrip("/") + ".pdf")).read_bytes(), slides)
     assert charts >= 7
 
 
-def test_browser_print_gives_one_slide_per_page_with_charts(browser: Any, server: str, site_dir: Path) -> None:
+def test_browser_print_gives_one_slide_per_page_with_charts(
+    measured: dict[str, tuple[list[dict], bytes]], site_dir: Path
+) -> None:
     for url in _decks(site_dir):
-        slides, data = _measure(browser, server, url, print_with_browser=True)
+        slides, data = measured[url]
         _traces_drawn(f"{url} (printed by the browser)", data, slides)
 
 
@@ -160,6 +184,7 @@ def test_the_trace_check_fails_on_charts_printed_blank(browser: Any, site_dir: P
     url = next(u for u in _decks(copy) if u.startswith("cit/decks/04-"))
     with pdf.browser() as b, pdf.serving(copy) as base:
         data = pdf.print_pages(b, base, [url])[url]
-        slides, _ = _measure(browser, base, url)
+        with print_tab(browser) as page:
+            slides, _ = _measure(page, base, url, print_with_browser=False)
     with pytest.raises(AssertionError, match="no pixel of trace colour"):
         _traces_drawn(url, data, slides)

@@ -29,10 +29,10 @@ def slide_ids(page) -> list[str]:
     return page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
 
 
-def test_present_mode_keys_and_fragments(browser, server, decks):
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+def test_present_mode_keys_and_fragments(tab, server, decks):
+    page = tab(viewport={"width": 1280, "height": 720})
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    tab.on(page, "pageerror", lambda e: errors.append(str(e)))
     for deck in decks:
         page.goto(server + deck)
         ids = slide_ids(page)
@@ -68,7 +68,6 @@ def test_present_mode_keys_and_fragments(browser, server, decks):
         page.goto(server + deck + f"?present#{ids[2]}")
         page.wait_for_selector(".deck-present-overlay .reveal.ready")
         assert current() == ids[2]
-    page.close()
     assert errors == []
 
 

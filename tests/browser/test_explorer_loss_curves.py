@@ -40,8 +40,8 @@ def table() -> dict[tuple[str, tuple[str, ...], str], list[str]]:
 
 
 @pytest.fixture
-def page(browser) -> Iterator[Any]:
-    yield from open_chart(browser, NAME)
+def page(browser, explorer_origin: str) -> Iterator[Any]:
+    yield from open_chart(browser, explorer_origin, NAME)
 
 
 def _targets(page) -> list[str]:

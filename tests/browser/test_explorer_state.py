@@ -111,8 +111,8 @@ def reopen(pg, url: str, name: str) -> None:
 
 
 @pytest.fixture
-def page(request, browser):
-    yield from sandbox.open_chart(browser, request.param, sandbox.WIDE)
+def page(request, browser, explorer_origin):
+    yield from sandbox.open_chart(browser, explorer_origin, request.param, sandbox.WIDE)
 
 
 @pytest.mark.parametrize("page", NAMES, indirect=True)

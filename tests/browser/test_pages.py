@@ -10,41 +10,52 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-LINKS = "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
+
+# Every link of the page, and every id in it (what a link's fragment can land on), read in one call once it has loaded
+LINKS_AND_IDS = "() => [Array.from(document.querySelectorAll('a[href]'), a => a.href), Array.from(document.querySelectorAll('[id]'), e => e.id)]"
 
 
-def test_internal_links_and_anchors_resolve(browser, server, pages):
-    page = browser.new_page()
+def test_internal_links_and_anchors_resolve(tab, server, pages):
+    page = tab()
     targets: dict[str, set[str]] = {}
+    # each page as the walk loaded it (its status and its ids): a link to it is checked against that load, as a
+    # second load of the same URL would read the same (the page is read at the same point, once it has loaded)
+    loaded: dict[str, tuple[int, set[str]]] = {}
     for path in pages:
-        page.goto(server + path)
-        for href in page.evaluate(LINKS):
+        resp = page.goto(server + path)
+        links, ids = page.evaluate(LINKS_AND_IDS)
+        loaded[server + path] = (resp.status if resp else 0, set(ids))
+        for href in links:
             if not href.startswith(server):
                 continue
             url, frag = urldefrag(href)
             targets.setdefault(url, set()).add(frag)
     assert len(targets) >= len(pages)
+
+    def load(url: str) -> tuple[int, set[str]]:
+        if url not in loaded:
+            resp = page.goto(url)
+            loaded[url] = (resp.status if resp else 0, set(page.evaluate(LINKS_AND_IDS)[1]))
+        return loaded[url]
+
     for url, frags in sorted(targets.items()):
         if re.search(r"/decks/[^/]+\.pdf$", url):
             # a deck's PDF is written by `make pdf` after the build (test_decks prints and checks them):
             # the link must name an existing deck page
-            resp = page.goto(url[: -len(".pdf")] + "/")
-            assert resp is not None and resp.status == 200, f"{url}: no deck page for this PDF"
+            assert load(url[: -len(".pdf")] + "/")[0] == 200, f"{url}: no deck page for this PDF"
             continue
         if not (url.endswith("/") or url.endswith(".html")):  # a download (CSV, JSON, Markdown, assets)
             got = page.request.get(url)
             assert got.status == 200 and not frags - {""}, url
             continue
-        resp = page.goto(url)
-        assert resp is not None and resp.status == 200, url
-        # every fragment asked for this page, looked up in one call (the results pages are the target of thousands)
-        missing = page.evaluate("ids => ids.filter(id => !document.getElementById(id))", sorted(frags - {""}))
+        status, ids = load(url)
+        assert status == 200, url
+        missing = sorted(frags - {""} - ids)
         assert missing == [], f"{url}: no element with id {missing[:5]}"
-    page.close()
 
 
-def test_a_figure_link_lands_on_the_row_that_holds_it(browser, server):
-    page = browser.new_page()
+def test_a_figure_link_lands_on_the_row_that_holds_it(tab, server):
+    page = tab()
     page.goto(server + "cit/")
     fig = page.locator('.fig[data-fig="exp.final.B"]').first
     text = fig.text_content()
@@ -53,11 +64,10 @@ def test_a_figure_link_lands_on_the_row_that_holds_it(browser, server):
     frag = urldefrag(href)[1]
     row_text = page.evaluate("id => document.getElementById(id).textContent", frag)
     assert text in row_text
-    page.close()
 
 
-def test_hover_shows_the_source(browser, server):
-    page = browser.new_page()
+def test_hover_shows_the_source(tab, server):
+    page = tab()
     page.goto(server + "cit/")
     fig = page.locator('.fig[data-fig="exp.final.A"]').first
     fig.hover()
@@ -65,11 +75,10 @@ def test_hover_shows_the_source(browser, server):
     card.wait_for(state="visible")
     content = card.inner_text()
     assert "Source: " in content and "results.md" in content
-    page.close()
 
 
-def test_loss_chart_switches_axis_and_toggles_series(browser, server):
-    page = browser.new_page()
+def test_loss_chart_switches_axis_and_toggles_series(tab, server):
+    page = tab()
     page.goto(server + "cit/")
     page.wait_for_selector('#chart-loss_curves[data-ready="true"]')
     title = "() => document.querySelector('#chart-loss_curves .xtitle').textContent"
@@ -86,7 +95,6 @@ def test_loss_chart_switches_axis_and_toggles_series(browser, server):
     page.keyboard.press("Space")
     page.wait_for_function(f"() => ({drawn})() < {before}", timeout=5000)
     assert page.evaluate(drawn) < before
-    page.close()
 
 
 def test_plotly_only_on_pages_with_a_chart(site_dir, pages):

@@ -64,6 +64,21 @@ def current(page) -> str | None:
     return page.evaluate("() => window.SiteDeck.current()")
 
 
+def show_slide(page, sid: str) -> None:  # type: ignore[no-untyped-def]
+    """Show slide ``sid`` of the deck presented in ``page``, through the deck's own navigation (SiteDeck.present, as
+    Back and Forward reach a slide), and wait until its charts have drawn: a test whose check does not depend on a
+    fresh load reaches every slide in one loaded deck (a fresh load of a deck costs about ten times as much)."""
+    page.evaluate("id => window.SiteDeck.present(id)", sid)
+    page.wait_for_function("id => window.SiteDeck.current() === id", arg=sid)
+    page.wait_for_function(READY)
+
+
+def chart_slides(page, url: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The deck at ``url`` presented (its first slide shown), and the ids of its slides that hold a chart."""
+    open_slide(page, url + "?present")
+    return page.eval_on_selector_all("section.slide:has(figure.chart)", "els => els.map(e => e.id)")
+
+
 # the decks as their content files name them, one test each (so pytest-xdist shares them between its workers)
 DECK_URLS = sorted(f"{p.parent.parent.name}/decks/{p.stem}/" for p in (PROJECT / "content").glob("*/decks/*.md"))
 
@@ -97,9 +112,8 @@ def test_every_slide_reached_by_stepping_is_whole_and_legible(tab, server, decks
     page = tab(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
     bad, seen = [], 0
     for deck in decks:
-        page.goto(server + deck)
-        ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
         open_slide(page, server + deck + "?present")
+        ids = page.eval_on_selector_all("section.slide", "els => els.map(e => e.id)")
         for i, sid in enumerate(ids):
             if i:
                 page.keyboard.press("ArrowRight")
@@ -119,10 +133,8 @@ def test_a_chart_data_table_opened_on_a_slide_scrolls_inside_the_slide(tab, serv
     page = tab(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
     bad, seen = [], 0
     for deck in decks:
-        page.goto(server + deck)
-        ids = page.eval_on_selector_all("section.slide:has(figure.chart)", "els => els.map(e => e.id)")
-        for sid in ids:
-            open_slide(page, server + deck + f"?present#{sid}")
+        for sid in chart_slides(page, server + deck):
+            show_slide(page, sid)
             toggle = page.locator(".reveal section.present .chart-data-toggle").first
             toggle.click()
             page.wait_for_selector(".reveal section.present .chart-data:not([hidden]) table")
@@ -224,10 +236,8 @@ def test_keys_in_a_focused_control_act_on_the_control(tab, server, decks):
     page = tab(viewport={"width": 1280, "height": 720})
     kinds: set[str] = set()
     for deck in decks:
-        page.goto(server + deck)
-        ids = page.eval_on_selector_all("section.slide:has(figure.chart)", "els => els.map(e => e.id)")
-        for sid in ids:
-            open_slide(page, server + deck + f"?present#{sid}")
+        for sid in chart_slides(page, server + deck):
+            show_slide(page, sid)
             for kind, sel in (
                 ("select", "select:not([disabled])"),
                 ("button", "figure.chart button"),

@@ -46,12 +46,11 @@ def is_deck(path: str) -> bool:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_no_page_is_wider_than_a_phone(browser, server, every_page, width):
-    context = browser.new_context(viewport={"width": width, "height": 800}, has_touch=True, is_mobile=True)
-    page = context.new_page()
+def test_no_page_is_wider_than_a_phone(tab, server, every_page, width):
+    page = tab(viewport={"width": width, "height": 800}, has_touch=True, is_mobile=True)
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    tab.on(page, "console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    tab.on(page, "pageerror", lambda e: errors.append(f"pageerror: {e}"))
     wide: dict[str, int] = {}
     for path in every_page:
         page.goto(server + path)
@@ -59,7 +58,6 @@ def test_no_page_is_wider_than_a_phone(browser, server, every_page, width):
         got = page.evaluate("document.documentElement.scrollWidth")
         if got > width:
             wide[path] = got
-    context.close()
     assert wide == {}, f"pages wider than {width} px"
     assert errors == []
 

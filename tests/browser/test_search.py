@@ -26,15 +26,14 @@ HITS = """() => Array.from(document.querySelectorAll('#site-search-results a.sit
 
 
 @pytest.fixture
-def page(browser, server: str):  # type: ignore[no-untyped-def]
-    p = browser.new_page()
+def page(tab, server: str):  # type: ignore[no-untyped-def]
+    p = tab()
     problems: list[str] = []
-    p.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    p.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
-    p.on("request", lambda r: None if r.url.startswith(server) else problems.append(f"outside: {r.url}"))
-    p.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    tab.on(p, "console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    tab.on(p, "pageerror", lambda e: problems.append(f"pageerror: {e}"))
+    tab.on(p, "request", lambda r: None if r.url.startswith(server) else problems.append(f"outside: {r.url}"))
+    tab.on(p, "response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     yield p
-    p.close()
     assert problems == []
 
 

@@ -61,19 +61,18 @@ def test_sitemap_lists_every_built_page(site_dir: Path, pages: list[str]) -> Non
     assert sorted(locs) == sorted("/" + p for p in pages)
 
 
-def test_404_page_links_home_and_to_the_figure_index(browser, server: str, site_dir: Path) -> None:  # type: ignore[no-untyped-def]
+def test_404_page_links_home_and_to_the_figure_index(tab, server: str, site_dir: Path) -> None:  # type: ignore[no-untyped-def]
     html = (site_dir / "404.html").read_text(encoding="utf-8")
     assert 'href="/"' in html and 'href="/figures/"' in html
-    page = browser.new_page()
+    page = tab()
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    tab.on(page, "pageerror", lambda e: errors.append(str(e)))
+    tab.on(page, "response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.goto(server + "404.html", wait_until="networkidle")
     assert page.locator("h1").text_content() == "Page not found"
     for href in ("/", "/figures/"):
         resp = page.request.get(urljoin(server, href))
         assert resp.status == 200, href
-    page.close()
     assert errors == []
 
 

@@ -30,10 +30,10 @@ COUNT_JS = """() => Array.from(document.querySelectorAll("section.slide")).map(s
 })"""
 
 
-def test_every_slide_keeps_within_its_budget(browser, server, pages):
+def test_every_slide_keeps_within_its_budget(tab, server, pages):
     decks = [p for p in pages if re.fullmatch(r"[a-z]+/decks/[^/]+/", p)]
     assert decks
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = tab(viewport={"width": 1280, "height": 720})
     over, seen = [], 0
     for deck in decks:
         page.goto(server + deck)
@@ -41,7 +41,6 @@ def test_every_slide_keeps_within_its_budget(browser, server, pages):
             seen += 1
             if words > WORDS or rows > ROWS or figures > FIGURES:
                 over.append(f"/{deck}#{sid}: {words} words, {rows} table rows, {figures} figures")
-    page.close()
     assert seen > 50
     assert over == [], (
         f"{len(over)} of {seen} slides over {WORDS} words, {ROWS} rows or {FIGURES} figures:\\n" + "\\n".join(over)
