@@ -104,7 +104,7 @@ def _build(
     summary = ctx.summary
     if site.published is not None and state.tree:  # published in place: the folder's listing updated, not walked
         summary.tree = uptodate.updated_tree(state.tree, paths.out, *site.published)
-    summary.output = {**rendered.renderer.output(), "search": _search_code_key()}
+    summary.output = {**rendered.renderer.output(), "search": _search_code_key(), "links": summary.links}
     swap.remember(ctx, loaded, modeled, collected, rendered)
     summary.pages = len(collected.plan)
     summary.figures = len(modeled.registry.figures)

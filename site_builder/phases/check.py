@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from site_builder import processes
 from site_builder.phases.collect import Collected
@@ -20,14 +21,14 @@ NOTE = "internal links and anchors resolve, no external resource, no inline scri
 class Checking:
     scanned: int  # pages parsed now for the link check and the search index
     t0: float
-    beside: processes.Beside[int] | None  # the link check, when it runs beside the search index
+    beside: processes.Beside[tuple[int, dict[str, Any]]] | None  # the link check, when beside the search index
 
 
 def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: pdf_store.Printed) -> Checking:
     """Start the link check (or run it, when it does not run beside the search index). Every link is checked, the
     decks' PDFs included; only a build told not to print (``printed.skipped``) lets its PDF links stand unprinted."""
     from site_builder.phases import scan as page_scan
-    from site_builder.render.links import check_links
+    from site_builder.render.links import check_site
 
     t0 = time.perf_counter()
     renderer, paths = rendered.renderer, ctx.paths
@@ -37,17 +38,22 @@ def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: 
     t_checks = time.perf_counter()
     made_from = {p.url: p.made_from for p in collected.plan}
 
-    def links() -> int:
-        return check_links(
+    # the last check's record of the same output (render/links.py check_site), when its files are carried from it
+    previous = ctx.state.output.get("links") if rendered.site.old is not None else None
+
+    def links() -> tuple[int, dict[str, Any]]:
+        return check_site(
             rendered.site,
             made_from,
             cache=paths.cache,
             unprinted=frozenset(printed.written) if printed.skipped else frozenset(),
             digests=renderer.digests,
+            previous=previous,
         )
 
     if not rendered.shared:
-        ctx.stage("checks", t_checks, f"{links()} {NOTE}")
+        n, ctx.summary.links = links()
+        ctx.stage("checks", t_checks, f"{n} {NOTE}")
         return Checking(scanned, t_checks, None)
     beside = processes.Beside(links)
     ctx.children.callback(beside.cancel)
@@ -57,4 +63,5 @@ def check(ctx: BuildContext, collected: Collected, rendered: Rendered, printed: 
 def checked(ctx: BuildContext, checking: Checking) -> None:
     """The link check's verdict, when it ran beside the search index."""
     if checking.beside is not None:
-        ctx.stage("checks", checking.t0, f"{checking.beside.result()} {NOTE} (beside the search index)")
+        n, ctx.summary.links = checking.beside.result()
+        ctx.stage("checks", checking.t0, f"{n} {NOTE} (beside the search index)")

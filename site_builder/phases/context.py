@@ -27,6 +27,7 @@ class Summary:
     output: dict[str, Any] = field(default_factory=dict)  # what was written (uptodate.LastBuild.output)
     printed: list[str] = field(default_factory=list)  # the decks' PDFs printed in Chromium (not from the store)
     tree: str | None = None  # the output folder's uptodate.tree_digest, when known without listing it
+    links: dict[str, Any] = field(default_factory=dict)  # the link check's record (render/links.py check_site)
 
 
 @contextlib.contextmanager

@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from site_builder.cache.overlay import Overlay
@@ -242,6 +243,19 @@ def check_links(
     unprinted: frozenset[str] = frozenset(),
     digests: dict[str, str] | None = None,
 ) -> int:
+    """:func:`check_site`'s number of internal links checked."""
+    return check_site(out, made_from, pages, cache, unprinted, digests)[0]
+
+
+def check_site(
+    out: Path | Overlay,
+    made_from: dict[str, str],
+    pages: dict[str, str] | None = None,
+    cache: Path | None = None,
+    unprinted: frozenset[str] = frozenset(),
+    digests: dict[str, str] | None = None,
+    previous: object = None,
+) -> tuple[int, dict[str, Any]]:
     """Check every page and CSS file of the site in ``out``; returns the number of internal links checked.
 
     ``made_from`` maps a page URL to the file it came from (for messages); ``pages`` maps a page URL to the
@@ -249,11 +263,18 @@ def check_links(
     when known (a page whose checks are all in the cache is then not read); ``cache`` is the results cache
     folder (None: parse all); ``unprinted`` the decks' PDFs a build not about them left unprinted by request
     (``Options.print_decks=False``): links to them are let through. Every other link must name a written file.
+
+    Returns the number of links and a record of the check (the site's digest, and each page's extraction key, ids
+    digest and number of links): given back as ``previous`` to the next build into the same output, it stands for
+    the two cache entries a page's ids and verdict would otherwise be read from, for each page whose extraction
+    key is the same (and for the verdicts, in a site of the same digest).
     """
     store = ResultsCache(cache) if cache is not None else None
     check = _LinkCheck(Overlay.of(out), made_from, dict(pages or {}), store, unprinted, digests or {})
+    check.take_previous(previous)
     check.note_ids()
-    return check.pages_links() + check.css_links()
+    n = check.pages_links() + check.css_links()
+    return n, check.record()
 
 
 def _url_of(rel: str) -> str:
@@ -285,6 +306,37 @@ class _LinkCheck:
         # the ids of a page, those extracted in note_ids first
         self.ids = _Ids(lambda rel: set(self.extraction(rel)["ids"]) if rel in self.page_digest else set())
         self.resolved: dict[tuple[str, str], str | None] = {}
+        self.counts: dict[str, int] = {}  # each page's number of links, as checked or read back
+        self._site = ""  # site_digest, once every page's ids are noted
+        self.before_site = ""  # the last check's site digest, and its pages' [key, ids digest, links]
+        self.before: dict[str, list[Any]] = {}
+
+    def take_previous(self, previous: object) -> None:
+        """The last check's record (:func:`check_site`), when it has the shape this code writes."""
+        if not isinstance(previous, dict) or not isinstance(previous.get("site"), str):
+            return
+        pages = previous.get("pages")
+        if isinstance(pages, dict):
+            self.before_site = previous["site"]
+            self.before = {
+                rel: v
+                for rel, v in pages.items()
+                if isinstance(v, list)
+                and len(v) == 3
+                and isinstance(v[0], str)
+                and isinstance(v[1], str)
+                and len(v[1]) == 64
+                and type(v[2]) is int
+            }
+
+    def record(self) -> dict[str, Any]:
+        """What the next check into the same output may stand on (see :func:`check_site`)."""
+        pages = {
+            rel: [self.page_digest[rel], self.ids_digest[rel], self.counts[rel]]
+            for rel in self.html_files
+            if rel in self.counts
+        }
+        return {"site": self.site_digest(), "pages": pages}
 
     def page_name(self, rel: str) -> str:
         url = _url_of(rel)
@@ -308,6 +360,10 @@ class _LinkCheck:
                 digest = hashlib.sha256(text().encode("utf-8", "surrogatepass")).hexdigest()
             self.loaders[rel] = text
             key = self.page_digest[rel] = _extraction_key(digest)
+            before = self.before.get(rel)
+            if before is not None and before[0] == key:  # the last check's, for the same page
+                self.ids_digest[rel] = before[1]
+                continue
             kept = self.store.read(_cache_name("linkids", rel), key) if self.store is not None else None
             if kept is not None and len(kept) == 64:  # written only for a page without problems
                 self.ids_digest[rel] = kept
@@ -353,27 +409,37 @@ class _LinkCheck:
     def site_digest(self) -> str:
         """A digest of every file and folder of the site and of every page's ids: a page whose links resolved in a
         site of the same digest resolves again."""
-        world = hashlib.sha256(f"{_code()}\n".encode())
-        for name in sorted(self.files | {d + "/" for d in self.dirs}):
-            world.update(f"{name}\n".encode())
-        for rel in self.html_files:
-            world.update(f"{rel}\0{self.ids_digest[rel]}\n".encode())
-        return world.hexdigest()
+        if not self._site:
+            world = hashlib.sha256(f"{_code()}\n".encode())
+            for name in sorted(self.files | {d + "/" for d in self.dirs}):
+                world.update(f"{name}\n".encode())
+            for rel in self.html_files:
+                world.update(f"{rel}\0{self.ids_digest[rel]}\n".encode())
+            self._site = world.hexdigest()
+        return self._site
 
     def pages_links(self) -> int:
         """Every page's links checked, or its verdict (how many links it has) read back where it was kept under the
         site's digest and the page's."""
         site = self.site_digest()
+        same_site = site == self.before_site
         n = 0
         for rel in self.html_files:
+            before = self.before.get(rel) if same_site else None
+            if before is not None and before[0] == self.page_digest[rel]:  # the same page in the same site
+                n += before[2]
+                self.counts[rel] = before[2]
+                continue
             verdict = key_of((), [site, rel, self.page_digest[rel]])
             name = _cache_name("linkcheck", rel)
             kept = self.store.read(name, verdict) if self.store is not None else None
             if kept is not None and kept.isdigit():
                 n += int(kept)
+                self.counts[rel] = int(kept)
                 continue
             count = self.page_links(rel)
             n += count
+            self.counts[rel] = count
             if self.store is not None:
                 self.store.write(name, verdict, str(count))
         return n

@@ -174,3 +174,22 @@ def test_a_build_stopped_while_it_publishes_in_place_is_followed_by_a_whole_one(
     assert "(0 pages carried)" in log, log  # nothing carried from the folder left half-made
     assert leftovers(box) == []
     same_as_uncached(box, capsys)
+
+
+def test_a_carried_page_whose_anchor_an_edit_removed_fails_the_build(
+    box: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The link check stands on the last build's record for the pages it carries (render/links.py check_site), but
+    only in a site of the same digest: an edit that takes away an anchor a carried page links to changes the site's
+    digest, so that page's links are checked again and the build stops on the broken one."""
+    box.content(
+        "content/index.md", lambda t: t + "\nSee [what the optics does](cit/optics/#what-the-emulated-optics-does).\n"
+    )
+    build(box, capsys)
+    edit_home(box, 1)
+    assert "(17 pages carried)" in build(box, capsys)  # the record of the link check written
+    box.content("content/cit/optics.md", lambda t: t.replace("## What the emulated optics does", "## What it does", 1))
+    capsys.readouterr()
+    assert main(box.args()) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "what-the-emulated-optics-does" in err and "content/index.md" in err, err
