@@ -87,6 +87,8 @@ class Overlay:
                 return
         path = self.new / rel
         path.parent.mkdir(parents=True, exist_ok=True)
+        if os.path.lexists(path):  # a carried file linked in (materialize): replaced, never written through
+            os.unlink(path)
         path.write_bytes(data)
 
     def files_under(self, folder: str) -> list[str]:
@@ -96,12 +98,10 @@ class Overlay:
 
     def path(self, rel: str) -> Path:
         """Where the site's file ``rel`` is: written into the temporary folder, or carried from the previous output."""
-        mine = self.new / rel
-        if rel in self.carried and self.old is not None and not os.path.lexists(mine):
-            return self.old / rel
-        return mine
+        return self.old / rel if self.is_carried(rel) and self.old is not None else self.new / rel
 
     def is_carried(self, rel: str) -> bool:
+        """``rel`` is read from the previous output (carried, and not written since)."""
         return rel in self.carried and not os.path.lexists(self.new / rel)
 
     def listing(self) -> tuple[set[str], set[str]]:

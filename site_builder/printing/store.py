@@ -216,7 +216,8 @@ def run(
     log: Callable[[str], None] | None = None,
     known: dict[str, str] | None = None,
 ) -> Printed:
-    """Write each deck's PDF into ``site`` (the build's temporary output folder, every page and asset written):
+    """Write each deck's PDF into the site ``out`` is (the build's output being made: written, or carried when the
+    previous output holds its bytes; a deck to print has the site linked into one folder first):
     ``decks`` maps a deck page's site path to its PDF's; ``folder`` is the PDF store (None: print every deck);
     ``digests`` the SHA-256 of pages already known (page site path -> digest), ``known`` that of other files of the
     site (the assets, copied from the package: their digests were taken when the inputs were hashed). ``enabled``
@@ -235,8 +236,7 @@ def run(
     for page, (key, _files) in keys.items():
         body = store.read_bytes(results_cache.entry_name(ENTRY, page), key)
         if body is not None and body.startswith(b"%PDF-"):
-            if not _carried(site, decks[page], body):
-                _write(site.new / decks[page], body)
+            _write(site, decks[page], body)
         else:
             todo.append(page)
     if todo:
@@ -258,22 +258,11 @@ def run(
                     )
                 data = pdf.fixed(raw, key, base)
                 store.write_bytes(results_cache.entry_name(ENTRY, page), key, data)
-                _write(site.new / decks[page], data)
+                _write(site, decks[page], data)
                 done.printed.append(decks[page])
                 if log is not None:
                     log(f"printed  {time.perf_counter() - t0:6.2f} s  {decks[page]}")
     return done
-
-
-def _carried(site: Overlay, rel: str, data: bytes) -> bool:
-    """The previous output's PDF ``rel`` holds ``data``: carried over instead of written again."""
-    if rel not in site.old_files or site.old is None:
-        return False
-    try:
-        same = (site.old / rel).read_bytes() == data
-    except OSError:
-        return False
-    return same and site.carry([rel])
 
 
 def _whole(site: Overlay) -> None:
@@ -284,13 +273,14 @@ def _whole(site: Overlay) -> None:
         raise BuildError(f"pdf: expected to link the unchanged files into the site to print, found {reason}") from None
 
 
-def _write(path: Path, data: bytes) -> None:
+def _write(site: Overlay, rel: str, data: bytes) -> None:
+    """The deck's PDF ``rel``: carried when the previous output holds these bytes, else written (Overlay.write)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        site.write(rel, data)
     except OSError as e:
         reason = (e.strerror or type(e).__name__).lower()
-        raise BuildError(f"{path.name}: write: expected room to write the deck's PDF, found {reason}") from None
+        name = rel.rsplit("/", 1)[-1]
+        raise BuildError(f"{name}: write: expected room to write the deck's PDF, found {reason}") from None
 
 
 __all__ = ["Printed", "chromium_version", "deck_key", "reads", "run", "store_folder"]

@@ -235,18 +235,6 @@ def _extract_cached(rel: str, key: str, text: Callable[[], str], cache: ResultsC
     return data
 
 
-def check_links(
-    out: Path | Overlay,
-    made_from: dict[str, str],
-    pages: dict[str, str] | None = None,
-    cache: Path | None = None,
-    unprinted: frozenset[str] = frozenset(),
-    digests: dict[str, str] | None = None,
-) -> int:
-    """:func:`check_site`'s number of internal links checked."""
-    return check_site(out, made_from, pages, cache, unprinted, digests)[0]
-
-
 def check_site(
     out: Path | Overlay,
     made_from: dict[str, str],
@@ -264,7 +252,7 @@ def check_site(
     folder (None: parse all); ``unprinted`` the decks' PDFs a build not about them left unprinted by request
     (``Options.print_decks=False``): links to them are let through. Every other link must name a written file.
 
-    Returns the number of links and a record of the check (the site's digest, and each page's extraction key, ids
+    Returns the number of links (``check_site(...)[0]``) and a record of the check (the site's digest, and each page's extraction key, ids
     digest and number of links): given back as ``previous`` to the next build into the same output, it stands for
     the two cache entries a page's ids and verdict would otherwise be read from, for each page whose extraction
     key is the same (and for the verdicts, in a site of the same digest).

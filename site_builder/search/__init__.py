@@ -53,27 +53,15 @@ PARALLEL_FROM = 4  # pages to extract from which half of them are extracted in a
 
 
 def page_files(site: Overlay) -> list[tuple[str, Path]]:
-    """Every page of the site as (its URL from the site root, its file), sorted by URL."""
-    if site.old is None:
-        return _page_files(site.new)
-    found = []
+    """Every page of the site (``**/index.html`` outside ``search/``) as (its URL from the site root, its file),
+    sorted by URL."""
     files, _ = site.listing()
-    for rel in files:
-        if (rel == "index.html" or rel.endswith("/index.html")) and not rel.startswith(f"{FOLDER}/"):
-            found.append((f"/{rel.removesuffix('index.html')}", rel))
+    found = [
+        (f"/{rel.removesuffix('index.html')}", rel)
+        for rel in files
+        if (rel == "index.html" or rel.endswith("/index.html")) and not rel.startswith(f"{FOLDER}/")
+    ]
     return [(url, site.path(rel)) for url, rel in sorted(found)]
-
-
-def _page_files(out: Path) -> list[tuple[str, Path]]:
-    found = []
-    root = os.fspath(out)
-    for folder, dirs, names in os.walk(root):
-        rel = folder[len(root) + 1 :].replace(os.sep, "/")  # os.walk's folders all start with the root and a sep
-        if not rel:
-            dirs[:] = [d for d in dirs if d != FOLDER]
-        if "index.html" in names:
-            found.append(("/" if not rel else f"/{rel}/", folder))
-    return [(url, Path(folder, "index.html")) for url, folder in sorted(found)]
 
 
 def read_page(path: Path, rel: str) -> bytes:

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from site_builder.printing import pdf
-from site_builder.render.links import check_links
+from site_builder.render.links import check_site
 
 pypdf = pytest.importorskip("pypdf")
 PDFTOPPM = shutil.which("pdftoppm") or "/usr/bin/pdftoppm"
@@ -162,7 +162,7 @@ def test_no_link_of_the_built_site_points_at_a_missing_file(site_dir: Path) -> N
         assert data.startswith(b"%PDF-"), url
         assert b"/CreationDate" not in data and b"/ModDate" not in data and b"127.0.0.1" not in data, url
     pages = {p.parent.relative_to(site_dir).as_posix() + "/": "" for p in site_dir.rglob("index.html")}
-    assert check_links(site_dir, pages) > 0  # every page and style sheet, read from disk; no file excused
+    assert check_site(site_dir, pages)[0] > 0  # every page and style sheet, read from disk; no file excused
 
 
 def test_a_missing_pdf_is_a_link_error(site_dir: Path, tmp_path: Path) -> None:
@@ -171,7 +171,7 @@ def test_a_missing_pdf_is_a_link_error(site_dir: Path, tmp_path: Path) -> None:
     victim = copy / (_decks(copy)[0].rstrip("/") + ".pdf")
     victim.unlink()
     with pytest.raises(Exception, match=re.escape(victim.name)):
-        check_links(copy, {})
+        check_site(copy, {})
 
 
 def test_the_trace_check_fails_on_charts_printed_blank(browser: Any, site_dir: Path, tmp_path: Path) -> None:

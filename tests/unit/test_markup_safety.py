@@ -10,7 +10,7 @@ import pytest
 
 from site_builder.errors import BuildError
 from site_builder.markdown.parser import make_markdown, safe_url
-from site_builder.render.links import check_links, extract
+from site_builder.render.links import check_site, extract
 from site_builder.render.templates import make_env, render_template
 
 
@@ -101,7 +101,7 @@ def site(tmp_path: Path, body: str, css: str = "") -> Path:
 )
 def test_check_links_refuses(tmp_path: Path, body: str, css: str, message: str) -> None:
     with pytest.raises(BuildError) as info:
-        check_links(site(tmp_path, body, css), {"": "content/index.md"})
+        check_site(site(tmp_path, body, css), {"": "content/index.md"})
     assert message in str(info.value)
     assert "\n" not in str(info.value)
 
@@ -113,32 +113,32 @@ def test_check_links_passes_a_good_site_and_reuses_what_it_parsed(tmp_path: Path
     )
     out = site(tmp_path, body, "p { background: url(data:image/png;base64,AA) }")
     cache = tmp_path / "cache"
-    assert check_links(out, {}, cache=cache) == 4
+    assert check_site(out, {}, cache=cache)[0] == 4
     names = ["linkcheck-a", "linkcheck-home", "linkids-a", "linkids-home", "links-a", "links-home"]
     assert sorted(p.name.split(".")[0] for p in cache.iterdir()) == names
-    assert check_links(out, {}, cache=cache) == 4  # from the cache
+    assert check_site(out, {}, cache=cache)[0] == 4  # from the cache
     for extraction in cache.glob("links-*"):
         extraction.unlink()
-    assert check_links(out, {}, cache=cache) == 4  # the verdicts and the ids' digests: no page parsed again
+    assert check_site(out, {}, cache=cache)[0] == 4  # the verdicts and the ids' digests: no page parsed again
     assert not list(cache.glob("links-*"))
     (out / "index.html").write_text((out / "index.html").read_text() + "<a href=gone/>x</a>")
     with pytest.raises(BuildError, match="link 'gone/'"):
-        check_links(out, {}, cache=cache)  # a changed page is parsed again
+        check_site(out, {}, cache=cache)  # a changed page is parsed again
 
 
 def test_a_page_whose_links_passed_is_checked_again_when_a_target_changes(tmp_path: Path) -> None:
     out = site(tmp_path, "<a href=a/#here>a</a>", "")
     cache = tmp_path / "cache"
-    assert check_links(out, {}, cache=cache) == 2  # the style sheet and the anchor
-    assert check_links(out, {}, cache=cache) == 2  # the verdicts from the cache
+    assert check_site(out, {}, cache=cache)[0] == 2  # the style sheet and the anchor
+    assert check_site(out, {}, cache=cache)[0] == 2  # the verdicts from the cache
     page = out / "a" / "index.html"
     page.write_text(page.read_text().replace('id="here"', 'id="moved"'))  # the home page itself is unchanged
     with pytest.raises(BuildError, match="expected an element with id 'here'"):
-        check_links(out, {}, cache=cache)
+        check_site(out, {}, cache=cache)
     page.unlink()
     page.parent.rmdir()
     with pytest.raises(BuildError, match="expected a page or file of the site"):
-        check_links(out, {}, cache=cache)
+        check_site(out, {}, cache=cache)
 
 
 # ------------------------------------------------------------------------------------------ templates
