@@ -225,15 +225,6 @@ def updated_tree(lines: dict[str, str], out: Path, written: list[str], removed: 
     return tree_hash(now)
 
 
-def tree_listing(out: Path) -> tuple[str, frozenset[str], dict[str, str]] | None:
-    """:func:`tree_digest`, the files it listed (paths relative to ``out``) and its lines; None if it is not a
-    folder."""
-    lines = tree_lines(out)
-    if lines is None:
-        return None
-    return tree_hash(lines), frozenset(p for p in lines if not p.endswith("/")), lines
-
-
 def record_path(paths: Paths) -> Path | None:
     if paths.cache is None:
         return None
@@ -275,10 +266,14 @@ class State:
     basis: str = ""  # SHA-256 over every input but the content pages (the key of site_builder.cache.basis)
     intact: bool = False  # --out is as the last successful build left it (every entry's size and mtime)
     output: dict[str, Any] = field(default_factory=dict)  # what that build wrote there, if intact
-    listing: frozenset[str] = frozenset()  # the files of --out (relative paths), if intact
-    tree: dict[str, str] = field(default_factory=dict)  # its listing as tree_lines gives it, if intact
+    tree: dict[str, str] = field(default_factory=dict)  # --out listed as tree_lines gives it, if intact
     stamps: dict[str, list[int]] = field(default_factory=dict)  # input label -> its stamp() as hashed now
     hashed_at: int = 0  # time.time_ns() when this check began hashing
+
+    @property
+    def listing(self) -> frozenset[str]:
+        """The files of --out (paths relative to it) as the check listed them, if intact."""
+        return frozenset(p for p in self.tree if not p.endswith("/"))
 
     def unchanged(self, *prefixes: str) -> bool:
         """The input files under ``prefixes`` are what the last successful build into ``--out`` read."""
@@ -303,13 +298,13 @@ def check(opts: Options) -> State:
     digest, basis = inputs_digests(opts, paths, files)
     if rec is None:
         return State(None, digest, files, {}, basis, stamps=stamps, hashed_at=hashed_at)
-    tree = tree_listing(paths.out)
-    intact = tree is not None and rec.tree == tree[0]
+    lines = tree_lines(paths.out)
+    intact = lines is not None and rec.tree == tree_hash(lines)
     if intact and rec.inputs == digest:
         return State(rec, digest, files, rec.files, basis, True, rec.output, stamps=stamps, hashed_at=hashed_at)
-    listing, lines = (tree[1], tree[2]) if tree is not None and intact else (frozenset(), {})
-    output = rec.output if intact else {}
-    return State(None, digest, files, rec.files, basis, intact, output, listing, lines, stamps, hashed_at)
+    if not intact:
+        return State(None, digest, files, rec.files, basis, stamps=stamps, hashed_at=hashed_at)
+    return State(None, digest, files, rec.files, basis, True, rec.output, lines or {}, stamps, hashed_at)
 
 
 def skip(opts: Options, rec: LastBuild, log: Callable[[str], None]) -> None:
