@@ -252,10 +252,10 @@ def check_site(
     folder (None: parse all); ``unprinted`` the decks' PDFs a build not about them left unprinted by request
     (``Options.print_decks=False``): links to them are let through. Every other link must name a written file.
 
-    Returns the number of links (``check_site(...)[0]``) and a record of the check (the site's digest, and each page's extraction key, ids
-    digest and number of links): given back as ``previous`` to the next build into the same output, it stands for
-    the two cache entries a page's ids and verdict would otherwise be read from, for each page whose extraction
-    key is the same (and for the verdicts, in a site of the same digest).
+    Returns the number of links (``check_site(...)[0]``) and a record of the check (the site's digest, and each
+    page's extraction key, ids digest and number of links): given back as ``previous`` to the next build into the
+    same output, it stands for the two cache entries a page's ids and verdict would otherwise be read from, for
+    each page whose extraction key is the same (and for the verdicts, in a site of the same digest).
     """
     store = ResultsCache(cache) if cache is not None else None
     check = _LinkCheck(Overlay.of(out), made_from, dict(pages or {}), store, unprinted, digests or {})
