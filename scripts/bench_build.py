@@ -7,7 +7,8 @@ Every timing is a whole process (`python -m site_builder build …`, imports inc
 * one edit: one content page changed since the last build;
 * MkDocs 1.6 (`mkdocs build`) on the same content pages, fresh and with its output already there.
 
-Reports medians of N runs (default 5) and the ratios to MkDocs' build, with the machine it ran on.
+Reports medians of N runs (default 5) and the ratios to MkDocs' build, with the machine it ran on. The runs are
+interleaved: each of ours is followed by the MkDocs build it is compared with (MkDocs' medians are over 2N runs).
 
 Both tools run as on a default Python install, which keeps the compiled bytecode of the modules it imports:
 ``PYTHONDONTWRITEBYTECODE`` (which a sandbox may set) is dropped for the timed processes and their bytecode
@@ -84,31 +85,38 @@ def main() -> None:
         timed(build_cmd(project, tmp / "warmup", tmp / "warmup-cache"), PROJECT)  # bytecode, untimed
         timed([*mkdocs, "-d", str(mk / "warmup")], mk)
         r: dict[str, list[float]] = {k: [] for k in ("cold", "cold_nopdf", "warm", "edit", "mk_cold", "mk_warm")}
+
+        def mk_build(key: str, fresh: bool) -> None:
+            if fresh:
+                shutil.rmtree(mk / "site", ignore_errors=True)
+            r[key].append(timed([*mkdocs, "-d", str(mk / "site")], mk))
+
+        # each of our runs is followed by the MkDocs run it is compared with, so that both see the machine in the
+        # same state (a small shared machine drifts by tens of percent over a minute)
         cache = tmp / "cache"
         for i in range(n):
             r["cold"].append(timed(build_cmd(project, tmp / f"cold-{i}", tmp / f"empty-cache-{i}"), PROJECT))
             shutil.rmtree(tmp / f"cold-{i}")
             shutil.rmtree(tmp / f"empty-cache-{i}", ignore_errors=True)
+            mk_build("mk_cold", fresh=True)
             r["cold_nopdf"].append(
                 timed(build_cmd(project, tmp / f"np-{i}", tmp / f"np-cache-{i}", pdf=False), PROJECT)
             )
             shutil.rmtree(tmp / f"np-{i}")
             shutil.rmtree(tmp / f"np-cache-{i}", ignore_errors=True)
+            mk_build("mk_cold", fresh=True)
         timed(build_cmd(project, tmp / "site", cache), PROJECT)
-        for _ in range(n):
-            r["warm"].append(timed(build_cmd(project, tmp / "site", cache), PROJECT))
         page = project / "content" / "index.md"
         original = page.read_text(encoding="utf-8")
         for i in range(n):
+            r["warm"].append(timed(build_cmd(project, tmp / "site", cache), PROJECT))
+            mk_build("mk_warm", fresh=False)
             page.write_text(original + f"\nAn edited sentence, version {chr(65 + i)}.\n", encoding="utf-8")
             r["edit"].append(timed(build_cmd(project, tmp / "site", cache), PROJECT))
-        for _ in range(n):
-            shutil.rmtree(mk / "site", ignore_errors=True)
-            r["mk_cold"].append(timed([*mkdocs, "-d", str(mk / "site")], mk))
-        for _ in range(n):
-            r["mk_warm"].append(timed([*mkdocs, "-d", str(mk / "site")], mk))
+            mk_build("mk_warm", fresh=False)
     med = {k: statistics.median(v) for k, v in r.items()}
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; medians of {n}")
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    print(f"machine: {machine}; medians of {n} (MkDocs: {2 * n}, each run after one of ours)")
     rows = [
         ("cold build (empty cache)", "cold", "mk_cold"),
         ("cold build, no PDFs (--no-pdf)", "cold_nopdf", "mk_cold"),

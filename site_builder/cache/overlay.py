@@ -100,6 +100,11 @@ class Overlay:
         """Where the site's file ``rel`` is: written into the temporary folder, or carried from the previous output."""
         return self.old / rel if self.is_carried(rel) and self.old is not None else self.new / rel
 
+    def is_file(self, rel: str) -> bool:
+        """Whether the site has the file ``rel``: carried (the previous output, intact, holds it: no need to look) or
+        written into the temporary folder."""
+        return rel in self.carried or (self.new / rel).is_file()
+
     def is_carried(self, rel: str) -> bool:
         """``rel`` is read from the previous output (carried, and not written since)."""
         return rel in self.carried and not os.path.lexists(self.new / rel)

@@ -7,13 +7,12 @@ their registry and committed parity cases, and the published-against-ours verdic
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from site_builder import static_assets
 from site_builder.cache import store as cache
-from site_builder.explorers import EXPLORERS
+from site_builder.explorers import EXPLORERS, case_count
 from site_builder.results.figures import Registry, ResultsFile
 from site_builder.results.producers import PRODUCERS
 
@@ -58,7 +57,7 @@ def fixed_records(
     explorers = []
     for e in EXPLORERS.values():
         path = project / "data" / "explorers" / f"{e.name}.json"
-        n = len(json.loads(path.read_text(encoding="utf-8"))["cases"]) if path.is_file() else 0
+        n = case_count(path.read_text(encoding="utf-8")) if path.is_file() else 0
         explorers.append({"name": e.name, "port": e.scripts[0], "page_code": e.scripts[1], "cases": n})
     published = []
     for name, prefix in PUBLISHED_SECTIONS.items():

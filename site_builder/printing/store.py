@@ -117,7 +117,7 @@ def _named(site: Overlay, page: str) -> tuple[list[str], dict[str, str | None]]:
 
 
 def _existing(site: Overlay, named: list[str]) -> list[str]:
-    return [p for p in named if site.path(p).is_file()]
+    return [p for p in named if site.is_file(p)]
 
 
 def _file_digest(site: Overlay, rel: str) -> str | None:
@@ -146,7 +146,7 @@ def _reads_kept(
                 if css not in seen and (d := _file_digest(site, css)) is not None:
                     seen[css] = d
                 now[css] = seen.get(css)
-            new_sheet = any(x.endswith(".css") and x not in sheets and site.path(x).is_file() for x in named)
+            new_sheet = any(x.endswith(".css") and x not in sheets and site.is_file(x) for x in named)
             if now == sheets and not new_sheet:
                 return _existing(site, named)
     named, read = _named(site, page)

@@ -45,7 +45,9 @@ class Producer:
     series: str
     writers: tuple[str, ...]  # the results writer's modules (their source, and what they import, is in the key)
     build: Callable[[InputsView], ResultsDoc]
-    cost: float = 0.1  # seconds it takes to compute, roughly (measured): only to share the work between processes
+    # seconds it takes to compute, roughly (measured: CPU seconds, one process, 2026-12): only to share the work
+    # between processes (the two halves of site_builder/processes.py halves should cost about the same)
+    cost: float = 0.1
     inputs: tuple[str, ...] = ()  # the named inputs (LOADERS) the document is computed from
     reads: tuple[str, ...] = ()  # "root/pattern" of any pinned file the writer reads itself (not through an input)
 
@@ -181,7 +183,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "cit",
         ("site_builder.results.experiment",),
         _experiment,
-        cost=0.03,
+        cost=0.04,
         inputs=("experiment",),
     ),
     Producer(
@@ -191,7 +193,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "fopttrn",
         ("site_builder.results.analysis",),
         _analysis,
-        cost=0.17,
+        cost=0.10,
     ),
     Producer(
         "simulation",
@@ -200,7 +202,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "cit",
         ("site_builder.results.simulation", "site_builder.results.sim_inputs"),
         _simulation,
-        cost=0.45,
+        cost=0.23,
         inputs=("experiment", "presets"),
     ),
     Producer(
@@ -210,7 +212,7 @@ PRODUCERS: tuple[Producer, ...] = (
         "fopttrn",
         ("site_builder.results.trainers",),
         _trainers,
-        cost=0.22,
+        cost=0.21,
     ),
 )
 
