@@ -272,21 +272,36 @@ def _refs_of(body: bytes) -> tuple[Refs, Refs, Refs] | None:
 
 
 def _heads_of(body: bytes) -> list[SlideHead] | None:
-    """A slides entry as the slides' heads, or None when it is not what this code writes."""
+    """A slides entry as the slides' heads, or None when it is not what this code writes. The tuples are made with
+    ``tuple.__new__`` (what a named tuple's own constructor calls, less its Python frame): a large site's decks hold
+    tens of thousands of slides, read back on every build."""
+    new = tuple.__new__
     try:
         out = []
         for sid, title, line, terms, sources in json.loads(body):
             if type(sid) is not str or type(title) is not str or type(line) is not int:
                 return None
-            refs = _texts(sources)
-            if len(refs) % 3:
+            if sources:
+                refs = _texts(sources)
+                if len(refs) % 3:
+                    return None
+                triples = iter(refs)
+                heads = tuple([new(SourceRef, r) for r in zip(triples, triples, triples, strict=False)])
+            elif type(sources) is list:
+                heads = ()
+            else:
                 return None
-            triples = iter(refs)
-            heads = tuple(SourceRef(*r) for r in zip(triples, triples, triples, strict=False))
-            out.append(SlideHead(sid, title, line, tuple(_pairs(terms)), heads))
+            out.append(new(SlideHead, (sid, title, line, tuple(_pairs(terms)) if terms else _no_terms(terms), heads)))
         return out or None
     except (ValueError, TypeError):
         return None
+
+
+def _no_terms(value: object) -> tuple[()]:
+    """An empty list of terms as a slide's head holds it; ValueError for anything else."""
+    if type(value) is not list:
+        raise ValueError("not a list of strings")
+    return ()
 
 
 def _strings(value: object) -> list[str]:

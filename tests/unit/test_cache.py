@@ -93,8 +93,16 @@ def test_entries_a_new_cache_object_writes_prune_the_older_ones_on_disk_and_noth
         path.write_text("entry")
         os.utime(path, ns=(10**9 * (i + 1), 10**9 * (i + 1)))
     others = [tmp_path / "m.txt", tmp_path / "mm.{}".format("e" * 32), tmp_path / "m.notes"]
+    others.append(tmp_path / "m.x.{}".format("e" * 32))  # an entry of m.x (listed among m's names, not one of them)
     for path in others:
         path.write_text("not an entry of m")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.write_text("a user's file")
+    (tmp_path / f"m.{'c' * 32}").symlink_to(outside)  # named as an entry of m, oldest, but no file this cache wrote
+    (tmp_path / f"m.{'d' * 32}").mkdir()
+    for odd in ("c", "d"):
+        os.utime(tmp_path / f"m.{odd * 32}", ns=(1, 1), follow_symlinks=False)
+    others += [tmp_path / f"m.{'c' * 32}", tmp_path / f"m.{'d' * 32}"]
     c = cache.ResultsCache(tmp_path)  # one listing of the folder, then each write prunes m's oldest entries
     c.write("m", "f" * 64, "new")
     assert sorted(p.name for p in tmp_path.glob("m.*") if p not in others) == sorted(
@@ -103,7 +111,9 @@ def test_entries_a_new_cache_object_writes_prune_the_older_ones_on_disk_and_noth
     c.write("m", "9" * 64, "newer")  # the entry written before is known to the listing: pruned in its turn
     assert len([p for p in tmp_path.glob("m.*") if p not in others]) == cache.KEEP
     assert (tmp_path / f"m.{'f' * 32}").exists() and (tmp_path / f"m.{'9' * 32}").exists()
-    assert all(p.read_text() == "not an entry of m" for p in others)
+    assert all(p.read_text() == "not an entry of m" for p in others[:4])
+    assert (tmp_path / f"m.{'c' * 32}").is_symlink() and outside.read_text() == "a user's file"
+    assert (tmp_path / f"m.{'d' * 32}").is_dir()
 
 
 def test_no_cache_folder_means_always_compute(tmp_path: Path) -> None:

@@ -96,7 +96,9 @@ def test_a_decks_slide_heads_read_back_from_the_cache_equal_the_split_and_a_dama
     assert [len(s.sources) for s in made] == [0, 2] and [k for k, _ in made[1].terms] == ["six-n-rule"]
     [entry] = tmp_path.glob(entry_name("slides", page.label) + ".*")
     assert models.slide_heads(page) == made  # read back
-    assert _heads_of(entry.read_bytes().partition(b"\n")[2]) == made
+    again = _heads_of(entry.read_bytes().partition(b"\n")[2])
+    assert again == made and [type(h).__name__ for h in again] == ["SlideHead"] * 2
+    assert [type(r).__name__ for r in again[1].sources] == ["SourceRef"] * 2 and again[1].sources[0].doc == "analysis"
     for damaged in (
         b"[]",
         b"{}",
@@ -106,6 +108,11 @@ def test_a_decks_slide_heads_read_back_from_the_cache_equal_the_split_and_a_dama
         b'[["a", "b", 8, ["k"], []]]',
         b'[["a", "b", 8, [], ["analysis", "1"]]]',
         b'[["a", "b", 8, [], [1, 2, 3]]]',
+        b'[["a", "b", 8, {}, []]]',
+        b'[["a", "b", 8, [], {}]]',
+        b'[["a", "b", 8, "kk", []]]',
+        b'[["a", "b", 8, [], "abc"]]',
+        b'[["a", "b", 8, [], null]]',
     ):
         assert _heads_of(damaged) is None, damaged
     digest_line, _, kept = entry.read_bytes().partition(b"\n")
