@@ -9,14 +9,16 @@ Every build is a separate process, timed as a whole (imports included), with its
 from the kernel's accounting of that process (``os.wait4``). For each size and each run, our cold build, MkDocs
 1.6 on the same Markdown files (default theme) and Hugo (Debian's, when installed, with a minimal layout) run in
 turn, so that the machine's noise falls on all three alike. Then our warm rebuild (nothing changed) and a
-one-page edit (one copied page changed) are timed on the cold build's cache. Medians of ``--runs`` (default 3).
+one-page edit (one copied page changed) are timed on the cold build's cache. Medians of ``--runs`` (default 3);
+``--edits`` edits of that page in turn (default: as many as runs), the first of which adds words the site's search
+index did not hold (the later ones change one letter): all of them are printed with the median.
 Our builds run with ``--no-pdf``: neither peer prints slides, and the copied decks' PDFs would measure
 Chromium, not the build (``make bench`` times the cold build with and without them).
 
 Printed per size: pages written by each tool, cold seconds and milliseconds a page, the ratio to MkDocs and
 Hugo, peak RSS (MB, and kB a page), warm and one-edit seconds, and output bytes a page.
 
-    .venv/bin/python scripts/bench_scale.py [--sizes 18,100,500,2000] [--runs 3] [--keep DIR]
+    .venv/bin/python scripts/bench_scale.py [--sizes 18,100,500,2000] [--runs 3] [--edits N] [--keep DIR]
 
 ``make bench-scale`` runs it (it installs MkDocs from requirements/bench.txt; Hugo is optional).
 """
@@ -137,7 +139,7 @@ class Size:
         return self.seconds(measure) / pages if pages else 0.0
 
 
-def bench_size(tmp: Path, pages: int, runs: int, keep: bool) -> Size:
+def bench_size(tmp: Path, pages: int, runs: int, keep: bool, edits: int | None = None) -> Size:
     root = tmp / f"n{pages}"
     project = synthetic_project(root, pages)
     mk = mkdocs_cmd(project, root / "mkdocs")
@@ -163,7 +165,7 @@ def bench_size(tmp: Path, pages: int, runs: int, keep: bool) -> Size:
         r["warm"].append(run(build_cmd(project, site, cache, pdf=False), PROJECT))
     edited = copied_pages(project / "content")[-1]
     original = edited.read_text(encoding="utf-8")
-    for i in range(runs):
+    for i in range(runs if edits is None else edits):
         edited.write_text(original + f"\nAn edited sentence, version {chr(65 + i)}.\n", encoding="utf-8")
         r["edit"].append(run(build_cmd(project, site, cache, pdf=False), PROJECT))
     mk_site, hugo_site = root / "mkdocs" / "site", root / "hugo" / "public"
@@ -212,6 +214,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="18,100,500,2000")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--edits", type=int, help="one-page edits timed at each size (default: --runs)")
     ap.add_argument("--keep", type=Path, help="build the synthetic sites in DIR and leave them there")
     args = ap.parse_args()
     if find_spec("mkdocs") is None:
@@ -224,7 +227,7 @@ def main() -> None:
         ENV["PYTHONPYCACHEPREFIX"] = str(Path(t) / "pycache")
         results = []
         for n in sizes:
-            results.append(bench_size(tmp, n, args.runs, keep=args.keep is not None))
+            results.append(bench_size(tmp, n, args.runs, keep=args.keep is not None, edits=args.edits))
             print(f"[{n} pages done]", file=sys.stderr)
     report(results, args.runs)
 
