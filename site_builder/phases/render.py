@@ -22,7 +22,6 @@ from site_builder.phases.models import Modeled
 from site_builder.series import SERIES, SITE_TITLE
 
 RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half are rendered in another process
-KEYS_SHARED_FROM = 400  # pages from which half of their own keys are made in another process (a fork costs ms)
 
 
 @dataclass
@@ -130,17 +129,7 @@ def _own_keys(ctx: BuildContext, modeled: Modeled, collected: Collected, rendere
         if not (k.startswith("content/") and k.endswith(".md")) and not k.startswith("site_builder/static/")
     ]
     renderer.code = hashlib.sha256(json.dumps([code, ctx.opts.site_url]).encode()).hexdigest()
-    plan = collected.plan
-    if len(plan) < KEYS_SHARED_FROM or not processes.can_share():
-        return {p.url: keys.own_key(renderer.code, p) for p in plan}
-    # a large site's keys (tens of microseconds a page, however few pages changed): half made beside, as they are
-    # made from the same objects by the same code in either process
-    mine, theirs = plan[: len(plan) // 2], plan[len(plan) // 2 :]
-    beside = processes.Beside(lambda: [keys.own_key(renderer.code, p) for p in theirs])
-    ctx.children.callback(beside.cancel)
-    owns = {p.url: keys.own_key(renderer.code, p) for p in mine}
-    owns.update(zip((p.url for p in theirs), beside.result(), strict=True))
-    return owns
+    return {p.url: keys.own_key(renderer.code, p) for p in collected.plan}
 
 
 def _write_payloads(site: Overlay, collected: Collected) -> None:

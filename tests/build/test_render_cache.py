@@ -263,39 +263,3 @@ def test_pages_the_last_output_holds_are_keyed_from_its_record(
     assert [n for n in names if n.startswith("reads-")] == ["reads-cit-optics"]
     monkeypatch.undo()
     same_as_uncached(box, capsys)
-
-
-FORKED_KEYS = (
-    "import sys; from site_builder import processes; import site_builder.phases.render as render; "
-    "render.KEYS_SHARED_FROM = 1; real = processes.Beside; forks = []; "
-    "processes.Beside = lambda fn: forks.append(1) or real(fn); "
-    "from site_builder.cli import main; code = main(sys.argv[1:]); print('forks', len(forks)); sys.exit(code)"
-)
-
-
-def test_own_keys_made_half_in_a_forked_process_are_the_keys_made_in_one(
-    box: Sandbox, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A large site's pages' own keys are made half in a forked process (phases/render.py KEYS_SHARED_FROM): the
-    keys are the ones one process makes, so after an edit every other page is found under the key the last
-    (serial) build stored, and the site is the one an uncached build writes."""
-    import subprocess
-    import sys
-
-    from tests.conftest import PROJECT
-
-    build(box, capsys)  # 18 pages: every key made in this process
-    box.content("content/cit/optics.md", lambda t: t + "\nA sentence for the forked keys.\n")
-    # in a process of its own: this one may run threads (the browser tests'), and then it does not fork
-    ran = subprocess.run(
-        [sys.executable, "-c", FORKED_KEYS, *box.args(), "--no-pdf"],  # as the builds in this process (conftest)
-        cwd=PROJECT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.rstrip().endswith("forks 1"), ran.stdout  # the keys' half, and nothing else on an edit
-    pages = int(re.search(r"^render .* (\d+) pages", ran.stdout, re.M).group(1))  # type: ignore[union-attr]
-    assert reused(ran.stdout) == pages - 1, ran.stdout
-    same_as_uncached(box, capsys)
