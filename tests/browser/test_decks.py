@@ -71,9 +71,16 @@ def test_present_mode_keys_and_fragments(tab, server, decks):
     assert errors == []
 
 
-def test_topic_slide_lists_every_slide(tab, server, decks):
+def test_topic_slide_lists_every_slide_and_the_pdf_has_one_page_per_slide_holding_its_figures(
+    tab, server, site_dir, decks
+):
+    """On one load of each deck: its topic slide links every slide after the opening, and the deck's PDF (printed
+    by the build) has one page per slide, holding the slide's figures."""
+    from pypdf import PdfReader
+
+    written = [site_dir / (deck.rstrip("/") + ".pdf") for deck in decks]  # printed by the build
     page = tab()
-    for deck in decks:
+    for deck, pdf in zip(decks, written, strict=True):
         page.goto(server + deck)
         ids = slide_ids(page)
         assert ids[1] == "topics"
@@ -81,6 +88,18 @@ def test_topic_slide_lists_every_slide(tab, server, decks):
         assert links == [f"#{i}" for i in ids if i != "topics"][1:], (
             "the topic list links every slide after the opening"
         )
+        figs = page.eval_on_selector_all(
+            "section.slide",
+            "els => els.map(s => Array.from(s.querySelectorAll('a.fig'))"
+            ".filter(a => !a.closest('.slide-article, .slide-notes')).map(a => a.textContent))",
+        )
+        reader = PdfReader(str(pdf))
+        assert len(reader.pages) == len(figs), f"{pdf.name}: {len(reader.pages)} pages for {len(figs)} slides"
+        for n, (p, want) in enumerate(zip(reader.pages, figs, strict=True), start=1):
+            # NFKC undoes the typesetter's ligatures ("ff" in 69ffd2b is one glyph in the PDF's text)
+            text = re.sub(r"\s+", "", unicodedata.normalize("NFKC", p.extract_text()))
+            missing = [f for f in want if re.sub(r"\s+", "", f) not in text]
+            assert not missing, f"{pdf.name} page {n} lacks {missing[:3]}"
 
 
 def test_glossary_back_links_land_on_a_slide_or_section(tab, server, glossaries):
@@ -148,24 +167,3 @@ def test_term_definitions_open_inside_the_viewport(tab, server, decks, width):
             terms.first.tap()
             assert page.evaluate(TIP_SHOWN) and page.url == before, "a first tap shows the definition"
     assert opened > 0
-
-
-def test_pdf_has_one_page_per_slide_holding_its_figures(tab, server, site_dir, decks):
-    from pypdf import PdfReader
-
-    written = [site_dir / (deck.rstrip("/") + ".pdf") for deck in decks]  # printed by the build
-    page = tab()
-    for deck, pdf in zip(decks, written, strict=True):
-        page.goto(server + deck)
-        figs = page.eval_on_selector_all(
-            "section.slide",
-            "els => els.map(s => Array.from(s.querySelectorAll('a.fig'))"
-            ".filter(a => !a.closest('.slide-article, .slide-notes')).map(a => a.textContent))",
-        )
-        reader = PdfReader(str(pdf))
-        assert len(reader.pages) == len(figs), f"{pdf.name}: {len(reader.pages)} pages for {len(figs)} slides"
-        for n, (p, want) in enumerate(zip(reader.pages, figs, strict=True), start=1):
-            # NFKC undoes the typesetter's ligatures ("ff" in 69ffd2b is one glyph in the PDF's text)
-            text = re.sub(r"\s+", "", unicodedata.normalize("NFKC", p.extract_text()))
-            missing = [f for f in want if re.sub(r"\s+", "", f) not in text]
-            assert not missing, f"{pdf.name} page {n} lacks {missing[:3]}"

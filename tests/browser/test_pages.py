@@ -15,21 +15,23 @@ pytestmark = pytest.mark.browser
 LINKS_AND_IDS = "() => [Array.from(document.querySelectorAll('a[href]'), a => a.href), Array.from(document.querySelectorAll('[id]'), e => e.id)]"
 
 
-def test_internal_links_and_anchors_resolve(tab, server, pages):
-    page = tab()
-    targets: dict[str, set[str]] = {}
-    # each page as the walk loaded it (its status and its ids): a link to it is checked against that load, as a
-    # second load of the same URL would read the same (the page is read at the same point, once it has loaded)
-    loaded: dict[str, tuple[int, set[str]]] = {}
-    for path in pages:
-        resp = page.goto(server + path)
-        links, ids = page.evaluate(LINKS_AND_IDS)
-        loaded[server + path] = (resp.status if resp else 0, set(ids))
-        for href in links:
-            if not href.startswith(server):
-                continue
-            url, frag = urldefrag(href)
-            targets.setdefault(url, set()).add(frag)
+def read_links(page, server: str, path: str, resp, loaded: dict, targets: dict) -> None:  # type: ignore[no-untyped-def]
+    """``path`` as the walk loaded it into ``page`` (``resp``: its response), read at once: its status and ids go to
+    ``loaded``, the fragments its links ask of each page of the site to ``targets``."""
+    links, ids = page.evaluate(LINKS_AND_IDS)
+    loaded[server + path] = (resp.status if resp else 0, set(ids))
+    for href in links:
+        if not href.startswith(server):
+            continue
+        url, frag = urldefrag(href)
+        targets.setdefault(url, set()).add(frag)
+
+
+def check_links(page, server: str, pages: list[str], loaded: dict, targets: dict) -> None:  # type: ignore[no-untyped-def]
+    """Internal links and anchors resolve: every page the walk's links name answers (a link to a page the walk loaded
+    is checked against that load, as a second load of the same URL would read the same: the page is read at the same
+    point, once it has loaded), and holds the ids their fragments name. The walk over every page that reads them is
+    tests/browser/test_parity.py's (test_every_figure_equals_its_cell_and_internal_links_and_anchors_resolve)."""
     assert len(targets) >= len(pages)
 
     def load(url: str) -> tuple[int, set[str]]:

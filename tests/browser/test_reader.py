@@ -62,33 +62,23 @@ def test_no_page_is_wider_than_a_phone(tab, server, every_page, width):
     assert errors == []
 
 
-def test_charts_name_their_series_below_or_beside_the_plot_on_a_phone(tab, server, every_page):
-    """At 390 px no chart's legend covers its plot or axis title: Plotly's legend gives way to the chart's own
-    series toggles, which every chart with named series has (the explorer's, else the ones charts/a11y.js makes)."""
-    page = tab(viewport={"width": 390, "height": 800})
-    seen = 0
-    for path in every_page:
-        page.goto(server + path)
-        settle(page)
-        for chart in page.locator("figure.chart[data-chart] .js-plotly-plot").all():
-            seen += 1
-            legend = chart.locator("g.legend")
-            title = chart.locator(".g-xtitle")
-            if legend.count() and legend.first.is_visible() and title.count():
-                a, b = legend.first.bounding_box(), title.first.bounding_box()
-                assert a and b and (a["y"] >= b["y"] + b["height"] or a["y"] + a["height"] <= b["y"]), path
-            names = chart.evaluate(
-                "gd => gd.data.filter(t => t.name && t.showlegend !== false && gd._fullLayout.showlegend !== false)"
-                ".length"
-            )
-            if names > 1:
-                assert chart.evaluate("gd => !!gd.closest('figure').querySelector('.explorer-toggles')"), path
-    assert seen > 0
+def test_tables_scroll_in_a_labelled_region_and_charts_name_their_series_and_targets_fit_a_phone(
+    tab, server, every_page
+):
+    """At 390 px, on one load of each page (the checks read it in turn, each as it did on a load of its own):
 
+    - tables scroll inside a focusable labelled region, and a table wider than the screen scrolls from the
+      keyboard (read as soon as the page has loaded);
+    - once the page is read, no chart's legend covers its plot or axis title: Plotly's legend gives way to the
+      chart's own series toggles, which every chart with named series has (the explorer's, else the ones
+      charts/a11y.js makes);
+    - every control is a target of at least 24 px and every check box keeps its label on its line
+      (tests/browser/test_phone_tables.py checks the same at 320 px)."""
+    from tests.browser.test_phone_tables import APART_JS, TARGETS_JS
 
-def test_tables_scroll_inside_a_focusable_labelled_region(tab, server, every_page):
     page = tab(viewport={"width": 390, "height": 800})
-    scrolled = 0
+    scrolled, seen = 0, 0
+    small, apart = [], []
     for path in every_page:
         page.goto(server + path)
         wraps = page.eval_on_selector_all(
@@ -107,7 +97,26 @@ def test_tables_scroll_inside_a_focusable_labelled_region(tab, server, every_pag
                 page.wait_for_function("e => e.scrollLeft > 0", arg=w.element_handle(), timeout=2_000)
                 scrolled += 1
                 break
+        settle(page)
+        for chart in page.locator("figure.chart[data-chart] .js-plotly-plot").all():
+            seen += 1
+            legend = chart.locator("g.legend")
+            title = chart.locator(".g-xtitle")
+            if legend.count() and legend.first.is_visible() and title.count():
+                a, b = legend.first.bounding_box(), title.first.bounding_box()
+                assert a and b and (a["y"] >= b["y"] + b["height"] or a["y"] + a["height"] <= b["y"]), path
+            names = chart.evaluate(
+                "gd => gd.data.filter(t => t.name && t.showlegend !== false && gd._fullLayout.showlegend !== false)"
+                ".length"
+            )
+            if names > 1:
+                assert chart.evaluate("gd => !!gd.closest('figure').querySelector('.explorer-toggles')"), path
+        small += [f"/{path} {t[0]} {t[1]}: {t[2]:.0f}×{t[3]:.0f}" for t in page.evaluate(TARGETS_JS)]
+        apart += [f"/{path} {a}" for a in page.evaluate(APART_JS)]
     assert scrolled > 0, "no table was wide enough at 390 px to try"
+    assert seen > 0
+    assert not small, "controls under 24 px:\n" + "\n".join(small[:40])
+    assert not apart, "a box on one line, its label on the next:\n" + "\n".join(apart[:40])
 
 
 # ------------------------------------------------------------------------------------------------ number cards
@@ -385,8 +394,12 @@ def test_every_keyed_results_cell_is_a_figure(site_dir: Path):
 # ------------------------------------------------------------------------------------------------ keyboard, screen readers
 
 
-def test_skip_link_is_the_first_thing_the_keyboard_reaches(tab, server, every_page):
+def test_skip_link_comes_first_and_a_charts_series_checkboxes_print_as_its_colour_key(tab, server, every_page):
+    """On one load of each page: the skip link is the first thing the keyboard reaches (read as soon as the page has
+    loaded), and once the page is read, each chart's series checkboxes print as a key of the series drawn (on paper
+    there is nothing to tick)."""
     page = tab()
+    checked = 0
     for path in every_page:
         page.goto(server + path)
         page.keyboard.press("Tab")
@@ -395,6 +408,27 @@ def test_skip_link_is_the_first_thing_the_keyboard_reaches(tab, server, every_pa
         assert page.locator(".skip-link").is_visible()
         page.keyboard.press("Enter")
         assert page.evaluate("() => document.activeElement.id") == "main", path
+        settle(page)
+        sets = page.locator("figure.chart .explorer-toggles")
+        if not sets.count():
+            continue
+        series = sets.first.locator("input[type=checkbox][data-series]")
+        box = (series if series.count() else sets.first.locator("input[type=checkbox]")).first
+        label = sets.first.locator(f"label[for='{box.get_attribute('id')}']")
+        if box.is_checked():
+            box.focus()
+            page.keyboard.press("Space")  # one series off: it is not drawn, so it has no entry in the key
+        page.emulate_media(media="print")
+        assert sets.first.is_visible(), f"{path}: the chart's key does not print"
+        assert not box.is_visible(), f"{path}: a checkbox prints"
+        assert not label.is_visible(), f"{path}: a series switched off is in the printed key"
+        shown = sets.first.locator("input[type=checkbox]:checked")
+        if shown.count():
+            first = sets.first.locator(f"label[for='{shown.first.get_attribute('id')}']")
+            assert first.is_visible(), f"{path}: a series drawn is missing from the printed key"
+        page.emulate_media(media="screen")
+        checked += 1
+    assert checked >= 6  # the explorers with series checkboxes
 
 
 def test_charts_have_a_caption_a_data_table_and_nothing_of_plotly_in_the_tab_order(tab, server, every_page):
@@ -438,12 +472,17 @@ AXE_OPTIONS = {"resultTypes": ["violations"]}
 
 @pytest.mark.parametrize("part", range(AXE_PARTS))
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_on_any_page(tab, server, every_page, scheme, part):
-    """axe-core's rules on every page, once per page and scheme (the decks and glossaries among them)."""
+def test_axe_finds_nothing_serious_on_any_page_and_dark_pages_print_in_ink(tab, server, every_page, scheme, part):
+    """axe-core's rules on every page, once per page and scheme (the decks and glossaries among them). In the dark
+    scheme the same load of the page is then printed (``check_print``): axe reads the page on screen first, and
+    printing comes after it, as it came after the load of a test of its own.
+
+    axe-core is put into the page by ``page.evaluate``, which the page's Content-Security-Policy does not govern:
+    the page is read under its policy (no bypass), with the same violations on every page as with it bypassed."""
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
-    page = tab(bypass_csp=True, color_scheme=scheme)
+    page = tab(color_scheme=scheme)
     bad = []
     for path in every_page[part::AXE_PARTS]:
         page.goto(server + path)
@@ -452,6 +491,8 @@ def test_axe_finds_nothing_serious_on_any_page(tab, server, every_page, scheme, 
         for v in axe.run(page, options=AXE_OPTIONS).response["violations"]:
             if v["impact"] in ("serious", "critical"):
                 bad.append(f"/{path} ({scheme}): {v['id']} ({v['impact']}): {v['nodes'][0]['target']}")
+        if scheme == "dark":
+            check_print(page, path)
     assert bad == []
 
 
@@ -502,71 +543,38 @@ def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, server, e
 # ------------------------------------------------------------------------------------------------ print
 
 
-def test_print_drops_the_chrome_and_keeps_every_number(tab, server, every_page):
+def check_print(page, path: str) -> None:  # type: ignore[no-untyped-def]
+    """Print drops the chrome and keeps every number: ``page`` holds ``path`` loaded and read in the dark scheme,
+    and prints on white. The axe test's dark half calls it on its load of each page, after axe has read it."""
     from io import BytesIO
 
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from pypdf import PdfReader
 
-    page = tab(color_scheme="dark")
-    for path in every_page:
-        page.goto(server + path)
-        settle(page)
-        page.emulate_media(media="print")
-        for sel in (".site-header", ".site-footer", ".skip-link", "[data-theme-toggle]"):
-            assert not page.locator(sel).first.is_visible(), f"{path}: {sel} prints"
-        assert page.evaluate("getComputedStyle(document.body).backgroundColor") in ("rgb(255, 255, 255)",), path
-        figs = page.locator(
-            "main a.fig:not(.slide-article *):not(.slide-notes *)"
-        )  # article-only detail does not print
-        if figs.count():
-            assert figs.first.is_visible()
-        if not is_deck(path):  # decks print one slide per page (tests/browser/test_decks.py)
-            here = page.url.split("#")[0]
-            elsewhere = page.evaluate(
-                "here => Array.from(document.querySelectorAll('main a.fig')).filter(a => a.href.split('#')[0] !== here).length",
-                here,
-            )
-            if elsewhere and not path.startswith("figures/"):
-                # site.js makes the list when the page is idle (at most 2 s after load) or on beforeprint; under a
-                # busy parallel run that can come after the checks above, so wait for it rather than look once
-                try:
-                    page.locator(".print-sources").wait_for(state="visible", timeout=10_000)
-                except PlaywrightTimeout:
-                    pytest.fail(f"{path}: no list of sources")
-                assert page.locator("main a.fig[data-note]").count() == elsewhere
-            page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # what a browser does on Ctrl+P
-            pdf = PdfReader(BytesIO(page.pdf(format="A4", print_background=True)))
-            page.evaluate("window.dispatchEvent(new Event('afterprint'))")
-            last = pdf.pages[-1].extract_text().strip()
-            assert last, f"{path}: the last printed page is blank"
-        page.emulate_media(media="screen")
-
-
-def test_a_charts_series_checkboxes_print_as_its_colour_key(tab, server, every_page):
-    """On paper there is nothing to tick: each chart's series checkboxes print as a key of the series drawn."""
-    page = tab()
-    checked = 0
-    for path in every_page:
-        page.goto(server + path)
-        settle(page)
-        sets = page.locator("figure.chart .explorer-toggles")
-        if not sets.count():
-            continue
-        series = sets.first.locator("input[type=checkbox][data-series]")
-        box = (series if series.count() else sets.first.locator("input[type=checkbox]")).first
-        label = sets.first.locator(f"label[for='{box.get_attribute('id')}']")
-        if box.is_checked():
-            box.focus()
-            page.keyboard.press("Space")  # one series off: it is not drawn, so it has no entry in the key
-        page.emulate_media(media="print")
-        assert sets.first.is_visible(), f"{path}: the chart's key does not print"
-        assert not box.is_visible(), f"{path}: a checkbox prints"
-        assert not label.is_visible(), f"{path}: a series switched off is in the printed key"
-        shown = sets.first.locator("input[type=checkbox]:checked")
-        if shown.count():
-            first = sets.first.locator(f"label[for='{shown.first.get_attribute('id')}']")
-            assert first.is_visible(), f"{path}: a series drawn is missing from the printed key"
-        page.emulate_media(media="screen")
-        checked += 1
-    assert checked >= 6  # the explorers with series checkboxes
+    page.emulate_media(media="print")
+    for sel in (".site-header", ".site-footer", ".skip-link", "[data-theme-toggle]"):
+        assert not page.locator(sel).first.is_visible(), f"{path}: {sel} prints"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") in ("rgb(255, 255, 255)",), path
+    figs = page.locator("main a.fig:not(.slide-article *):not(.slide-notes *)")  # article-only detail does not print
+    if figs.count():
+        assert figs.first.is_visible()
+    if not is_deck(path):  # decks print one slide per page (tests/browser/test_decks.py)
+        here = page.url.split("#")[0]
+        elsewhere = page.evaluate(
+            "here => Array.from(document.querySelectorAll('main a.fig')).filter(a => a.href.split('#')[0] !== here).length",
+            here,
+        )
+        if elsewhere and not path.startswith("figures/"):
+            # site.js makes the list when the page is idle (at most 2 s after load) or on beforeprint; under a
+            # busy parallel run that can come after the checks above, so wait for it rather than look once
+            try:
+                page.locator(".print-sources").wait_for(state="visible", timeout=10_000)
+            except PlaywrightTimeout:
+                pytest.fail(f"{path}: no list of sources")
+            assert page.locator("main a.fig[data-note]").count() == elsewhere
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # what a browser does on Ctrl+P
+        pdf = PdfReader(BytesIO(page.pdf(format="A4", print_background=True)))
+        page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+        last = pdf.pages[-1].extract_text().strip()
+        assert last, f"{path}: the last printed page is blank"
+    page.emulate_media(media="screen")
