@@ -178,7 +178,7 @@ def tree_lines(out: Path) -> dict[str, str] | None:
         for e in os.scandir(folder):
             st = e.stat(follow_symlinks=False)
             if e.is_dir(follow_symlinks=False):  # a folder by name: what it holds is listed in turn
-                lines[f"{prefix}{e.name}/"] = f"{prefix}{e.name}/\0{st.st_mode}\n"
+                lines[f"{prefix}{e.name}/"] = _dir_line(f"{prefix}{e.name}/", st)
                 stack.append((e.path, f"{prefix}{e.name}/"))
             else:
                 lines[prefix + e.name] = _file_line(prefix + e.name, st)
@@ -187,6 +187,11 @@ def tree_lines(out: Path) -> dict[str, str] | None:
 
 def _file_line(rel: str, st: os.stat_result) -> str:
     return f"{rel}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n"
+
+
+def _dir_line(rel: str, st: os.stat_result) -> str:
+    """A folder's line (``rel`` ends in ``/``): what it holds is listed in lines of its own."""
+    return f"{rel}\0{st.st_mode}\n"
 
 
 def tree_hash(lines: dict[str, str]) -> str:
@@ -218,7 +223,7 @@ def updated_tree(lines: dict[str, str], out: Path, written: list[str], removed: 
             now[rel] = _file_line(rel, os.lstat(out / rel))
             parent = rel.rpartition("/")[0]
             while parent and f"{parent}/" not in now:
-                now[f"{parent}/"] = f"{parent}/\0{os.lstat(out / parent).st_mode}\n"
+                now[f"{parent}/"] = _dir_line(f"{parent}/", os.lstat(out / parent))
                 parent = parent.rpartition("/")[0]
     except OSError:
         return None

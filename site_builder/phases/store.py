@@ -281,27 +281,19 @@ def _heads_of(body: bytes) -> list[SlideHead] | None:
         for sid, title, line, terms, sources in json.loads(body):
             if type(sid) is not str or type(title) is not str or type(line) is not int:
                 return None
-            if sources:
+            if type(terms) is not list or type(sources) is not list:
+                return None
+            heads: tuple[SourceRef, ...] = ()
+            if sources:  # most slides name none, and no term: no pass over an empty list
                 refs = _texts(sources)
                 if len(refs) % 3:
                     return None
                 triples = iter(refs)
                 heads = tuple([new(SourceRef, r) for r in zip(triples, triples, triples, strict=False)])
-            elif type(sources) is list:
-                heads = ()
-            else:
-                return None
-            out.append(new(SlideHead, (sid, title, line, tuple(_pairs(terms)) if terms else _no_terms(terms), heads)))
+            out.append(new(SlideHead, (sid, title, line, tuple(_pairs(terms)) if terms else (), heads)))
         return out or None
     except (ValueError, TypeError):
         return None
-
-
-def _no_terms(value: object) -> tuple[()]:
-    """An empty list of terms as a slide's head holds it; ValueError for anything else."""
-    if type(value) is not list:
-        raise ValueError("not a list of strings")
-    return ()
 
 
 def _strings(value: object) -> list[str]:
