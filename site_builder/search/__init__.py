@@ -6,10 +6,14 @@ record is cached under a SHA-256 of its HTML and of the extraction code (:mod:`.
 re-reads only the pages whose HTML changed; the index is then assembled from the records:
 
 - ``search/index.json``: the pages (URL, title, number of words, fragment file) sorted by URL, and the term
-  files by the first character of their terms: what the search box loads first;
+  files by the beginning of their terms (with the number of postings each holds): what the search box loads first;
 - ``search/terms/<sha256>.json``: the terms that begin with one character (sorted) and, in the same order, their
-  postings (page number, weighted term frequency, for each page holding it). The search box fetches only the
-  files of the characters its query's words begin with, and what it needs to rank pages (BM25) is in them. Two
+  postings (page number, weighted term frequency, for each page holding it). A character whose terms hold more
+  than SPLIT_FROM postings in all (the common letters of a large site) has a file for each of its terms' first two
+  characters instead (and one for the one-character term itself): a new word on one page then rewrites a tenth
+  of the bytes, and a search fetches less. Which characters are split follows from the postings alone, so an
+  index updated by an edit is the index a cold build makes. The search box fetches only the files of the
+  beginnings its query's words have, and what it needs to rank pages (BM25) is in them. Two
   parallel lists rather than an object of terms: JSON writes them faster, and a term never becomes an object key
   (``"3"`` would be reordered). An edit that changes a few words of a page rewrites only the files of the terms
   whose counts changed (the others are linked from the previous index), and a browser keeps every file whose
@@ -47,8 +51,10 @@ FOLDER = "search"
 INDEX = "index.json"
 FRAGMENTS = "fragments"
 TERMS = "terms"
-FORMAT = 3
+FORMAT = 4
 """The index's layout, written into it; ``static/js/search.js`` reads this one."""
+SPLIT_FROM = 20_000
+"""The postings a character's terms may hold in one term file; beyond it the file is split by two characters."""
 PARALLEL_FROM = 4  # pages to extract from which half of them are extracted in a forked process
 
 
@@ -123,12 +129,16 @@ class Assembly:
                 p.append(count)
 
     def files(self) -> Files:
+        totals: dict[str, int] = {}
+        for term, p in self.postings.items():
+            totals[term[0]] = totals.get(term[0], 0) + len(p) // 2
+        split = {c for c, n in totals.items() if n > SPLIT_FROM}
         shards: dict[str, dict[str, Sequence[int]]] = {}
         for term, p in self.postings.items():
-            shards.setdefault(shard_of(term), {})[term] = p
-        data = {c: _shard_bytes(postings) for c, postings in shards.items()}
-        names = {c: stored.fragment_name(d) for c, d in data.items()}
-        return Files(_index_bytes(self.pages, names), {names[c]: d for c, d in data.items()})
+            shards.setdefault(shard_of(term, split), {})[term] = p
+        data = {k: _shard_bytes(postings) for k, postings in shards.items()}
+        names = {k: (stored.fragment_name(d), _count(shards[k])) for k, d in data.items()}
+        return Files(_index_bytes(self.pages, names), {names[k][0]: d for k, d in data.items()})
 
 
 @dataclass(frozen=True)
@@ -139,9 +149,15 @@ class Files:
     terms: dict[str, bytes]
 
 
-def shard_of(term: str) -> str:
-    """The term file a term is in: its first character (``static/js/search_index.js`` shardOf, a code point)."""
-    return term[0]
+def shard_of(term: str, split: set[str] | frozenset[str]) -> str:
+    """The term file a term is in: its first character (a code point), or its first two when the first is one of
+    ``split`` (``static/js/search_index.js`` fileOf, which finds the same file from the index's list)."""
+    return term[:2] if term[0] in split else term[0]
+
+
+def _count(postings: Mapping[str, Sequence[int]]) -> int:
+    """The number of postings (page, weight) in a term file."""
+    return sum(len(p) for p in postings.values()) // 2
 
 
 def _page_entry(url: str, rec: Record) -> list[Any]:
@@ -149,9 +165,11 @@ def _page_entry(url: str, rec: Record) -> list[Any]:
     return [url, rec.title, rec.words, rec.name]
 
 
-def _index_bytes(pages: list[list[Any]], names: dict[str, str]) -> bytes:
-    """index.json: the pages, and the name of each character's term file (its bytes' SHA-256, as a fragment's)."""
-    return dumps({"format": FORMAT, "pages": pages, "terms": sorted([c, n] for c, n in names.items())})
+def _index_bytes(pages: list[list[Any]], names: dict[str, tuple[str, int]]) -> bytes:
+    """index.json: the pages, and for each beginning of terms (one or two characters) the name of its term file
+    (its bytes' SHA-256, as a fragment's) and the number of postings in it."""
+    terms = sorted([k, name, n] for k, (name, n) in names.items())
+    return dumps({"format": FORMAT, "pages": pages, "terms": terms})
 
 
 def _shard_bytes(postings: Mapping[str, Sequence[int]]) -> bytes:
@@ -335,51 +353,62 @@ def _patch(
     """The index ``old`` (index.json of the output ``folder``) with the records ``olds`` of its pages replaced by
     ``news``: the files to write (index.json, the term files of the terms whose counts changed, the new records'
     fragments) and those to link from the previous index (as (folder, name): every other term file and
-    fragment)."""
-    names: dict[str, str] = {}
-    for c, name in old["terms"]:
-        if type(c) is not str or type(name) is not str or not name.isalnum():
-            raise ValueError("a term file of index.json is not a character and a file name")
-        names[c] = name
+    fragment). A character whose postings cross SPLIT_FROM has all its term files made again, split or joined."""
+    names: dict[str, tuple[str, int]] = {}  # beginning of terms -> its term file, the postings in it
+    totals: dict[str, int] = {}  # character -> the postings of its terms
+    for key, name, n in old["terms"]:
+        if not (type(key) is str and 1 <= len(key) <= 2 and type(name) is str and name.isalnum() and type(n) is int):
+            raise ValueError("a term file of index.json is not a beginning of terms, a file name and a count")
+        names[key] = (name, n)
+        totals[key[0]] = totals.get(key[0], 0) + n
     changes: list[tuple[str, int, int, int]] = []  # (term, page, its old count or 0, its new count or 0)
     for i, new in news.items():
         before, after = olds[i].counts, new.counts
         changes += [(t, i, before.get(t, 0), after.get(t, 0)) for t in before.keys() | after.keys()]
-    changes = sorted(x for x in changes if x[2] != x[3])
-    shards: dict[str, dict[str, list[int]]] = {}  # the term files that change, as term -> postings
-    for term, i, a, b in changes:
-        c = shard_of(term)
-        postings = shards.get(c)
-        if postings is None:
-            postings = shards[c] = {}
-            if c in names:
-                data = json.loads((folder / FOLDER / TERMS / f"{names[c]}.json").read_bytes())
-                postings.update(zip(data["terms"], data["postings"], strict=True))
-        p = postings.get(term)
-        if a:
-            if p is None:
-                raise KeyError(term)
-            at = p[0::2].index(i)
-            del p[2 * at : 2 * at + 2]
-        if b:
-            if p is None:
-                p = postings[term] = []
-            at = bisect.bisect_left(p[0::2], i)
-            p[2 * at : 2 * at] = [i, b]
-        if p is not None and not p:
-            del postings[term]
+    by_char: dict[str, list[tuple[str, int, int, int]]] = {}
+    for x in sorted(x for x in changes if x[2] != x[3]):
+        by_char.setdefault(x[0][0], []).append(x)
     written: dict[str, bytes] = {}
-    for c, postings in shards.items():
-        names.pop(c, None)
-        if postings:
-            written[c] = _shard_bytes(postings)
-            names[c] = stored.fragment_name(written[c])
+    for c, cs in by_char.items():
+        was = {c} if totals.get(c, 0) > SPLIT_FROM else set()
+        now = {c} if totals.get(c, 0) + sum((b > 0) - (a > 0) for _, _, a, b in cs) > SPLIT_FROM else set()
+        # the term files that change, read as term -> postings: every one of the character's when it is split or
+        # joined, else those of the changed terms
+        keys = {shard_of(t, was) for t, _, _, _ in cs} if was == now else {k for k in names if k[0] == c}
+        postings: dict[str, list[int]] = {}
+        for key in sorted(keys & names.keys()):
+            name, n = names.pop(key)
+            data = json.loads((folder / FOLDER / TERMS / f"{name}.json").read_bytes())
+            part = dict(zip(data["terms"], data["postings"], strict=True))
+            if _count(part) != n:
+                raise ValueError(f"term file {name} does not hold the postings index.json counts")
+            postings.update(part)
+        for term, i, a, b in cs:
+            p = postings.get(term)
+            if a:
+                if p is None:
+                    raise KeyError(term)
+                at = p[0::2].index(i)
+                del p[2 * at : 2 * at + 2]
+            if b:
+                if p is None:
+                    p = postings[term] = []
+                at = bisect.bisect_left(p[0::2], i)
+                p[2 * at : 2 * at] = [i, b]
+            if p is not None and not p:
+                del postings[term]
+        shards: dict[str, dict[str, list[int]]] = {}
+        for term, p in postings.items():
+            shards.setdefault(shard_of(term, now), {})[term] = p
+        for key, part in shards.items():
+            written[key] = _shard_bytes(part)
+            names[key] = (stored.fragment_name(written[key]), _count(part))
     pages = [list(page) for page in old["pages"]]
     for i, rec in news.items():
         pages[i] = _page_entry(urls[i], rec)
-    files = Files(_index_bytes(pages, names), {names[c]: data for c, data in written.items()})
+    files = Files(_index_bytes(pages, names), {names[key][0]: data for key, data in written.items()})
     fragments = {rec.name: rec.fragment for rec in news.values()}
-    links = [(TERMS, name) for name in sorted(set(names.values()) - files.terms.keys())]
+    links = [(TERMS, name) for name in sorted({name for name, _ in names.values()} - files.terms.keys())]
     unchanged = {page[3] for i, page in enumerate(pages) if i not in news} - fragments.keys()
     links += [(FRAGMENTS, name) for name in sorted(unchanged)]
     return files, fragments, links

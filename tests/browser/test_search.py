@@ -8,15 +8,22 @@ the server, no error.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import re
+import shutil
+import threading
+from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin
 
 import pytest
 
+from site_builder import search as search_phase
 from site_builder.search.terms import terms
+from tests.browser.conftest import QuietHandler, QuietServer
 from tests.search_index import read_index
 
 pytestmark = pytest.mark.browser
@@ -70,7 +77,7 @@ def fragments_of(site_dir: Path) -> dict[str, dict]:
 
 def test_the_index_is_built_and_the_box_is_on_every_page(site_dir: Path, pages: list[str]) -> None:
     index = index_of(site_dir)
-    assert index["format"] == 3
+    assert index["format"] == 4
     assert index["terms"] == sorted(set(index["terms"])) and len(index["postings"]) == len(index["terms"])
     assert [url for url, *_ in index["pages"]] == sorted("/" + p for p in pages)
     fragments = sorted(p.stem for p in (site_dir / "search" / "fragments").glob("*.json"))
@@ -198,3 +205,59 @@ def test_a_word_finds_its_other_forms_and_the_last_word_its_completions(page, se
     status, urls = shown(page)
     assert status.startswith("No page has every word of “decoupled xylophones”;"), status
     assert {m.lower().strip(".,;:()") for m in marked(page)} == {"decoupled"}
+
+
+SPLIT_FROM = 400  # postings a character's terms may hold in one term file, low enough that the site's split
+
+
+@pytest.fixture
+def split_server(site_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The site with its search index made again with few postings allowed per term file (its common characters'
+    terms in a file per two characters, as a large site's are), served on its own port."""
+    copy = tmp_path / "site"
+    shutil.copytree(site_dir, copy, copy_function=os.link, ignore=shutil.ignore_patterns("search"))
+    real = search_phase.SPLIT_FROM
+    search_phase.SPLIT_FROM = SPLIT_FROM
+    try:
+        search_phase.build_index(copy, None)
+    finally:
+        search_phase.SPLIT_FROM = real
+    srv = QuietServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(copy)))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/", copy
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_a_split_index_finds_what_the_whole_one_finds_fetching_only_the_files_a_word_needs(
+    page, tab, server: str, split_server: tuple[str, Path]
+) -> None:  # type: ignore[no-untyped-def]
+    other, folder = split_server
+    keys = {key: name for key, name, _ in json.loads((folder / "search" / "index.json").read_bytes())["terms"]}
+    pairs = sorted(k for k in keys if len(k) == 2)
+    assert {k[0] for k in pairs} >= {"e", "s", "t"}, pairs
+    read_index(folder / "search")  # every file holds its beginning's terms, with the postings counted
+    split = tab()
+    fetched: list[str] = []
+    failed: list[str] = []
+    tab.on(split, "request", lambda r: fetched.append(r.url.rsplit("/", 1)[1].removesuffix(".json")))
+    tab.on(split, "response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    split.goto(other + "cit/")
+    search(split, "training")
+    assert {f for f in fetched if f in keys.values()} == {keys["tr"]}  # one file of two characters, no more
+    page.goto(server + "cit/")
+    needed: set[str] = set()
+    for query in ["training", "t", "tr", "exp.final.B", "decoupled momentu", "s", "all-reduce", "optic", "2"]:
+        want = [{**h, "href": h["href"].removeprefix(server)} for h in search(page, query)]
+        got = [{**h, "href": h["href"].removeprefix(other)} for h in search(split, query)]
+        assert got == want, query
+        words = [t for w in query.split() for t in terms(w)[:1]]
+        for i, w in enumerate(words):
+            if not any(k[0] == w[0] for k in pairs):
+                needed.add(w[0])
+            elif len(w) > 1:
+                needed.add(w[:2])
+            else:  # one character: every file of its terms when it is the last word (a prefix), else its own
+                needed |= {w} | ({k for k in pairs if k[0] == w} if i == len(words) - 1 else set())
+    assert {keys[k] for k in needed if k in keys} <= set(fetched), sorted(needed)
+    assert failed == []

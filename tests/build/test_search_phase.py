@@ -8,6 +8,7 @@ import ast
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -251,7 +252,7 @@ def test_the_index_is_the_same_in_any_process(tmp_path: Path) -> None:
     text = "Photonic transit, trained; all-reduce against all-gather (wire bytes) at 3.686 and 31,666,944 bytes"
     one = index_bytes_in_a_process(tiny_site(tmp_path / "one", text), "1")
     two = index_bytes_in_a_process(tiny_site(tmp_path / "two", text), "2")
-    assert one == two and b'index.json\0{"format":3,' in one
+    assert one == two and b'index.json\0{"format":4,' in one
 
 
 def several_pages(folder: Path, n: int) -> Path:
@@ -320,7 +321,80 @@ def word_site(folder: Path, texts: list[list[str]]) -> dict[str, str]:
 def test_an_index_updated_where_pages_changed_is_the_index_assembled_anew(
     tmp_path_factory: pytest.TempPathFactory, before: list[list[str]], edits: list[tuple[int, list[str]]]
 ) -> None:
-    root = tmp_path_factory.mktemp("update")
+    updated_is_assembled(tmp_path_factory.mktemp("update"), before, edits)
+
+
+# words sharing first characters (a one-character term among them), for indexes whose characters split and join
+SPLIT_WORDS = ["photonic", "phase", "pulse", "p", "transit", "trainer", "tensor", "t", "band", "beam", "optics"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    before=st.lists(st.lists(st.sampled_from(SPLIT_WORDS), max_size=8), min_size=4, max_size=6),
+    edits=st.lists(st.tuples(st.integers(0, 5), st.lists(st.sampled_from(SPLIT_WORDS), max_size=8)), max_size=2),
+    split_from=st.integers(2, 12),
+)
+def test_an_updated_index_splits_and_joins_a_characters_term_files_as_one_assembled_anew(
+    tmp_path_factory: pytest.TempPathFactory,
+    before: list[list[str]],
+    edits: list[tuple[int, list[str]]],
+    split_from: int,
+) -> None:
+    """With few postings allowed per character, edits cross the limit both ways: the updated index still has the
+    files, names and counts a cold build gives."""
+    real = search.SPLIT_FROM
+    search.SPLIT_FROM = split_from
+    try:
+        updated_is_assembled(tmp_path_factory.mktemp("split"), before, edits)
+    finally:
+        search.SPLIT_FROM = real
+
+
+def test_a_character_with_many_postings_has_a_term_file_per_two_characters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search, "SPLIT_FROM", 4)
+    texts = [["sensor", "signal", "spectra", "s", "band"], ["sensor", "spectra", "transit"], ["signal", "beam"]]
+    old_digests = word_site(tmp_path / "site", texts)
+    search.build_index(tmp_path / "site", tmp_path / "cache", old_digests)
+    index = json.loads((tmp_path / "site" / "search" / "index.json").read_bytes())
+    # s: 7 postings, split (the one-character term in a file of its own); b: 2 and t: 1, whole
+    assert [(k, n) for k, _, n in index["terms"] if k[0] in "bst"] == [
+        ("b", 2), ("s", 1), ("se", 2), ("si", 2), ("sp", 2), ("t", 1)
+    ]  # fmt: skip
+    found = [t for t in read_index(tmp_path / "site" / "search")["terms"] if t[0] in "bst"]
+    assert found == ["band", "beam", "s", "sensor", "signal", "spectra", "transit"]
+    # a term file whose postings are not those index.json counts (edited in the output) is not built on: the
+    # index is assembled anew
+    se = next(name for key, name, _ in index["terms"] if key == "se")
+    se_file = tmp_path / "site" / "search" / "terms" / f"{se}.json"
+    se_file.write_bytes(se_file.read_bytes().replace(b"[[0,1,1,1]", b"[[0,1]"))
+    previous = search.Previous(tmp_path / "site", search.code_key(), old_digests)
+    after = [["band", "s"], *texts[1:]]
+    fresh = tmp_path / "fresh"
+    word_site(fresh, after)
+    search.build_index(fresh, None)
+    search.build_index(tmp_path / "edited", tmp_path / "cache", word_site(tmp_path / "edited", after), previous)
+    assert files_of(tmp_path / "edited" / "search") == files_of(fresh / "search")
+    se_file.write_bytes(se_file.read_bytes().replace(b"[[0,1]", b"[[0,1,1,1]"))
+    # one page's edit takes s under the limit: its files are joined into one, as a cold build makes it
+    shutil.rmtree(fresh)
+    after = [["band"], *texts[1:]]
+    digests = word_site(tmp_path / "new", after)
+    assembled: list[int] = []
+    real = search.Assembly
+    monkeypatch.setattr(search, "Assembly", lambda: assembled.append(1) or real())
+    search.build_index(tmp_path / "new", tmp_path / "cache", digests, previous)
+    assert assembled == []  # updated, not assembled anew
+    index = json.loads((tmp_path / "new" / "search" / "index.json").read_bytes())
+    assert [(k, n) for k, _, n in index["terms"] if k[0] in "bst"] == [("b", 2), ("s", 3), ("t", 1)]
+    word_site(tmp_path / "fresh", after)
+    search.build_index(tmp_path / "fresh", None)
+    assert files_of(tmp_path / "new" / "search") == files_of(tmp_path / "fresh" / "search")
+
+
+def updated_is_assembled(root: Path, before: list[list[str]], edits: list[tuple[int, list[str]]]) -> None:
+    """The index of the pages ``before``, updated where ``edits`` changed them, is the index of the pages after."""
     cache = root / "cache"
     old_digests = word_site(root / "old", before)
     search.build_index(root / "old", cache, old_digests)
@@ -376,7 +450,7 @@ def test_an_update_reads_only_the_pages_that_changed(tmp_path: Path, monkeypatch
     old_terms, new_terms = inodes("old", "terms"), inodes("new", "terms")
     changed = {"l", "k"}
     index = json.loads((tmp_path / "new" / "search" / "index.json").read_bytes())
-    for character, name in index["terms"]:
+    for character, name, _ in index["terms"]:
         assert (new_terms[f"{name}.json"] == old_terms.get(f"{name}.json")) is (character not in changed), character
     fresh = tmp_path / "fresh"
     word_site(fresh, [*texts[:2], ["band", "kernel"], texts[3]])
@@ -415,11 +489,13 @@ def test_the_index_is_written_as_json_would_write_it(counts: list[dict[str, int]
             whole.setdefault(term, []).extend((i, n))
     files = assembly.files()
     names: dict[str, str] = {}
+    counts_of: dict[str, int] = {}
     for character in sorted({t[0] for t in whole}):
         terms = sorted(t for t in whole if t[0] == character)
         data = records.dumps({"postings": [whole[t] for t in terms], "terms": terms})
         names[character] = records.fragment_name(data)
+        counts_of[character] = sum(len(whole[t]) for t in terms) // 2
         assert files.terms[names[character]] == data
     assert len(files.terms) == len(names)
-    terms = [[c, names[c]] for c in sorted(names)]
+    terms = [[c, names[c], counts_of[c]] for c in sorted(names)]
     assert files.index == records.dumps({"format": search.FORMAT, "pages": assembly.pages, "terms": terms})

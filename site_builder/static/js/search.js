@@ -1,10 +1,10 @@
 /* The header's search box, on the site's own full-text index (search/, written by the build's search phase:
  * site_builder/search/).
  *
- * When the reader starts searching it loads search/index.json (the pages, and the term file of each first
- * character) and search_index.js (the build's word normalisation, rule for rule, and the ranking: BM25; every
+ * When the reader starts searching it loads search/index.json (the pages, and the term file of each beginning of
+ * terms) and search_index.js (the build's word normalisation, rule for rule, and the ranking: BM25; every
  * query word must match, the last one also as a prefix, as it is typed, else the pages matching most of the words
- * come first). Only the term files of the characters the query's words begin with are fetched (each once), and
+ * come first). Only the term files of the beginnings the query's words have are fetched (each once), and
  * only the shown pages' fragments (their words and anchors), and the matches found in them.
  *
  * Each result lands where its words are: on the slide, section, table row or glossary entry that holds them
@@ -25,7 +25,7 @@
   var HEADING = /^h[1-6]$/;
   var KEY = /^[a-z][\w-]*(\.[\w-]+)+$/i; // a figure key, e.g. exp.final.B
   var KEY_WORD = /^[a-z][\w-]*(\.[\w-]+){2,}\.$/i; // a key as indexed beside its number ("exp.final.B.")
-  var FORMAT = 3; // the index layout this script reads (site_builder/search/__init__.py)
+  var FORMAT = 4; // the index layout this script reads (site_builder/search/__init__.py)
   var MAX_PAGES = 8;
   var MAX_PER_PAGE = 3;
   var DEBOUNCE_MS = 100;
@@ -82,7 +82,7 @@
     return Promise.all(
       wanted.map(function (w) {
         return termFile(w.file).then(function (raw) {
-          S.add(idx, w.character, raw);
+          S.add(idx, w.key, raw);
         });
       }),
     ).then(function () {

@@ -2,11 +2,12 @@
  *
  * - terms(word): site_builder/search/terms.py in JavaScript, rule for rule (its docstring states them);
  *   tests/browser/test_search.py requires the Python terms for every distinct word of the built site;
- * - prepare(index): search/index.json (the pages, and the term file of each first character) as the query needs it;
+ * - prepare(index): search/index.json (the pages, and the term file of each beginning of terms: one character, or
+ *   two where a character's terms are split) as the query needs it;
  * - groups(index, query): each query word as the index terms it stands for (the last word also as a prefix, and
  *   typed part way into an ending the stemmer removes, as the stem it completes to). A term is looked up only in
- *   the term files added so far; missing(index) lists the characters whose files it looked for and did not have:
- *   add(index, character, file) each of them, and call groups again, until none is missing;
+ *   the term files added so far; missing(index) lists the beginnings whose files it looked for and did not have:
+ *   add(index, key, file) each of them, and call groups again, until none is missing;
  * - rank(index, groups): BM25 over pages, every word required, else the pages matching most of them first;
  * - locations(fragment, wanted): the indices of a page's words with a wanted term.
  *
@@ -93,16 +94,23 @@
   var B = 0.75;
   var NEAR = 0.7; // a term matched by a prefix or a completed ending counts this much of an exact match
 
-  /* The index as the search needs it: pages, the term files by character (none added yet), the terms of the files
-     added and their postings, those terms in order, the mean page length. */
+  /* The index as the search needs it: pages, the term files by beginning (none added yet), the two-character
+     beginnings by character, the terms of the files added and their postings, those terms in order, the mean page
+     length. */
   function prepare(raw, format) {
     if (!raw || raw.format !== format) throw new Error("search index format " + (raw && raw.format));
     var pages = raw.pages.map(function (p) {
       return { url: p[0], title: p[1], words: p[2], fragment: p[3] };
     });
     var files = new Map();
+    var pairs = new Map();
     raw.terms.forEach(function (f) {
       files.set(f[0], f[1]);
+      var cs = Array.from(f[0]);
+      if (cs.length === 2) {
+        if (!pairs.has(cs[0])) pairs.set(cs[0], []);
+        pairs.get(cs[0]).push(f[0]);
+      }
     });
     var total = pages.reduce(function (n, p) {
       return n + p.words;
@@ -110,6 +118,7 @@
     return {
       pages: pages,
       files: files,
+      pairs: pairs,
       added: new Set(),
       missing: new Set(),
       terms: new Map(),
@@ -118,39 +127,47 @@
     };
   }
 
-  /* The term file a term is in: its first character (a code point; site_builder/search/__init__.py shard_of). */
-  function shardOf(term) {
-    return String.fromCodePoint(term.codePointAt(0));
+  /* The beginnings whose term files hold a term and, with ``prefix``, every term it begins (as
+     site_builder/search/__init__.py shard_of files them): its first two characters when its first character's terms
+     are split, else its first (and for a one-character prefix of a split character, that and each of its pairs). */
+  function keysOf(idx, term, prefix) {
+    var cs = Array.from(term);
+    var pairs = idx.pairs.get(cs[0]);
+    if (!pairs) return [cs[0]];
+    if (cs.length > 1) return [cs[0] + cs[1]];
+    return prefix ? [cs[0]].concat(pairs) : [cs[0]];
   }
 
-  /* The term is looked up (and every term it begins): its file is noted as missing when not added yet. */
-  function need(idx, term) {
-    var c = shardOf(term);
-    if (idx.files.has(c) && !idx.added.has(c)) idx.missing.add(c);
+  /* The term is looked up (with ``prefix``, every term it begins too): each file it needs is noted as missing when
+     not added yet. */
+  function need(idx, term, prefix) {
+    keysOf(idx, term, prefix).forEach(function (k) {
+      if (idx.files.has(k) && !idx.added.has(k)) idx.missing.add(k);
+    });
   }
 
-  /* The characters whose term files the last groups() call needed and did not have (each with its file name). */
+  /* The beginnings whose term files the last groups() call needed and did not have (each with its file name). */
   function missing(idx) {
-    return Array.from(idx.missing).map(function (c) {
-      return { character: c, file: idx.files.get(c) };
+    return Array.from(idx.missing).map(function (k) {
+      return { key: k, file: idx.files.get(k) };
     });
   }
 
   /* A term file (search/terms/<name>.json: its terms and their postings) added to the index. */
-  function add(idx, c, raw) {
-    if (idx.added.has(c)) return;
+  function add(idx, k, raw) {
+    if (idx.added.has(k)) return;
     raw.terms.forEach(function (t, i) {
       idx.terms.set(t, raw.postings[i]);
     });
-    idx.added.add(c);
-    idx.missing.delete(c);
+    idx.added.add(k);
+    idx.missing.delete(k);
     idx.sorted = Array.from(idx.terms.keys()).sort();
   }
 
   /* The index terms one query word stands for: {term: weight}. The last word also matches the terms it begins
      and, typed part way into an ending the stemmer removes ("trainin"), the stem it completes to. */
   function matches(idx, word, last) {
-    need(idx, word); // the terms it begins are in the same file
+    need(idx, word, last); // the last word: the terms it begins too
     var out = new Map();
     if (idx.terms.has(word)) out.set(word, 1);
     if (!last) return out;
@@ -173,7 +190,7 @@
         var typed = suffix.slice(0, k);
         if (raw.length > k && raw.slice(raw.length - k) === typed) {
           var t = terms(raw.slice(0, raw.length - k) + suffix)[0];
-          if (t) need(idx, t);
+          if (t) need(idx, t, false);
           if (t && idx.terms.has(t) && !out.has(t)) out.set(t, NEAR);
         }
       }
@@ -268,7 +285,7 @@
     stem: stem,
     base: base,
     prepare: prepare,
-    shardOf: shardOf,
+    keysOf: keysOf,
     missing: missing,
     add: add,
     groups: groups,
