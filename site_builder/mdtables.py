@@ -7,8 +7,9 @@ with an anchor per section and per row.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+from site_builder.datatypes import dataclass
 
 PROJECT = Path(__file__).resolve().parent.parent
 

@@ -6,8 +6,8 @@ one more line."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 
 

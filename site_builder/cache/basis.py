@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from site_builder.cache.store import ResultsCache
+from site_builder.datatypes import dataclass
 from site_builder.results.figures import Row
 
 ENTRY = "basis"

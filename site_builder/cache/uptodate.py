@@ -28,10 +28,11 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from site_builder.datatypes import dataclass
 from site_builder.paths import Options, Paths
 
 VERSION = 2  # 2: the decks' PDFs are part of the output

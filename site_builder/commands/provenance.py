@@ -19,10 +19,10 @@ import sys
 import tarfile
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.paths import Options
 

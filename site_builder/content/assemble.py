@@ -7,7 +7,7 @@ Everything here is derived from the parsed content before any page is written, s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from site_builder.content.glossary import GROUPS, Term
 from site_builder.content.pages import Page
 from site_builder.content.parse import Parsed, check_refs
 from site_builder.content.plan import PlannedPage
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError
 from site_builder.results.figures import Registry, ResultsFile, slug
 from site_builder.series import SERIES

@@ -11,10 +11,11 @@ line). Every problem is an :class:`InputError` naming the deck file and line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
 from site_builder.content.pages import Page
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError
 from site_builder.results.producers import PRODUCERS, VENDORED_RESULTS
 

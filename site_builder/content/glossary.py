@@ -8,10 +8,11 @@ those slides cite, plus the sections holding the figures of the entry itself: no
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from site_builder.content.pages import FrontMatter, check_keys, read_front_matter
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError, describe
 from site_builder.markdown.typed_numbers import check_front_matter
 from site_builder.series import SERIES

@@ -6,10 +6,11 @@ import hashlib
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from pathlib import Path
 from typing import Any, Protocol
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError, describe
 from site_builder.markdown.typed_numbers import check_front_matter
 from site_builder.series import SERIES

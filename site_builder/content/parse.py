@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from site_builder.content.pages import Page
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError
 from site_builder.markdown.parser import CONTAINERS, raw_html_finder, url_scheme
 from site_builder.markdown.typed_numbers import typed_error, typed_in_tokens

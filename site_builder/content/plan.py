@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from site_builder.content.parse import Parsed
+from site_builder.datatypes import dataclass
 from site_builder.results.figures import Registry, ResultsFile
 
 

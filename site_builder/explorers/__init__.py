@@ -17,9 +17,10 @@ import importlib
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+
+from site_builder.datatypes import dataclass
 
 if TYPE_CHECKING:
     from site_builder.results.producers import ResultsText

@@ -10,10 +10,10 @@ rebuilt model gives every step of results.md §2 to the last bit.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from site_builder.datatypes import dataclass
 from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation.collectives import Topology
 from site_builder.models.simulation.inputs import MeasuredConfig, SimInputs

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from markdown_it.token import Token
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError
 
 # Names that hold digits but are not numbers: each a full match of one word (punctuation around it stripped).

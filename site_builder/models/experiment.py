@@ -9,8 +9,9 @@ import math
 import re
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from site_builder.datatypes import dataclass
 
 # <dataset>-<variant>[-<band>]-k16-<chunking>[-enob<E>-p<P>][-agc<N>][-fbsent]-lr<rate>-s<seed>
 RUN_NAME = re.compile(

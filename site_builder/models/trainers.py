@@ -41,9 +41,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import numpy as np
+
+from site_builder.datatypes import dataclass
 
 # ------------------------------------------------------------------------------------------------ settings
 N_MODES = 4

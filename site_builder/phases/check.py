@@ -5,10 +5,10 @@ pages are new, their links are read in a forked process beside the search index'
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from site_builder import processes
+from site_builder.datatypes import dataclass
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext
 from site_builder.phases.render import Rendered

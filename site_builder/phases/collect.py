@@ -5,7 +5,6 @@ is written."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from site_builder import outdir
@@ -14,6 +13,7 @@ from site_builder.content.glossary import load_glossary
 from site_builder.content.pages import Page
 from site_builder.content.parse import Parsed, check_refs
 from site_builder.content.plan import PlannedPage
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
 from site_builder.kinds import KINDS

@@ -6,13 +6,14 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from site_builder import outdir
 from site_builder.cache import uptodate
 from site_builder.cache.store import ResultsCache
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.paths import Options, Paths
 

@@ -4,11 +4,11 @@ and the pinned inputs verified (or their digests as the basis holds them)."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from site_builder.cache import basis
 from site_builder.content.pages import FrontMatter, Page, load_content
+from site_builder.datatypes import dataclass
 from site_builder.kinds import CONTENT_KINDS
 from site_builder.phases.context import BuildContext
 from site_builder.phases.store import load_pinned

@@ -5,9 +5,9 @@ When the basis was kept, all of it holds as an earlier build from the same input
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from site_builder import outdir, processes
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.phases.context import BuildContext
 from site_builder.phases.load import Loaded

@@ -8,13 +8,13 @@ import hashlib
 import io
 import json
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from site_builder import processes
 from site_builder.cache.overlay import Overlay
 from site_builder.content.plan import PlannedPage, navigation
+from site_builder.datatypes import dataclass
 from site_builder.phases.collect import Collected
 from site_builder.phases.context import BuildContext, writing
 from site_builder.phases.load import Loaded

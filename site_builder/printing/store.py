@@ -24,13 +24,14 @@ import posixpath
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import ModuleType
 
 from site_builder import chromium
 from site_builder.cache import store as results_cache
 from site_builder.cache.overlay import Overlay
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.paths import Options
 

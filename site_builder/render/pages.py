@@ -6,7 +6,6 @@ import hashlib
 import json
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from site_builder import static_assets
 from site_builder.cache.carry import Carry
 from site_builder.cache.store import ResultsCache, entry_name
 from site_builder.content.plan import PlannedPage
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.explorers import EXPLORERS
 from site_builder.markdown.parser import fig_html

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from site_builder.datatypes import dataclass
 from site_builder.results.doc import Cell, ResultsDoc, Section, Value
 
 NOT_PRODUCED = "not produced"

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from site_builder.datatypes import dataclass
 
 Value = float | int | str | None
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from site_builder import mdtables
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.sources.reading import DATA_MAX_BYTES, read_text
 

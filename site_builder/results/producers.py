@@ -16,11 +16,11 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError
 from site_builder.results.figures import ResultsFile
 from site_builder.series import SERIES

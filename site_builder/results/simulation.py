@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Any
 
 from site_builder import fmt
+from site_builder.datatypes import dataclass
 from site_builder.models.simulation import closed_form as cf
 from site_builder.models.simulation import fifo
 from site_builder.models.simulation.breakeven import REL_TOL, Crossing, crossing

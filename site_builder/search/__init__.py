@@ -36,13 +36,13 @@ import os
 import shutil
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from site_builder import processes
 from site_builder.cache.overlay import Overlay
 from site_builder.cache.store import ResultsCache
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.search import records as stored
 from site_builder.search.records import Record, code_key, dumps, make_record, record_key

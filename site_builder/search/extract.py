@@ -14,9 +14,9 @@ a heading, its text. The search box lands a result on the last anchor before its
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from html.parser import HTMLParser
 
+from site_builder.datatypes import dataclass
 from site_builder.search.terms import WHITESPACE, split_words, terms
 
 SKIP_TAGS = frozenset({"script", "style", "template", "noscript", "nav", "footer", "head", "title"})

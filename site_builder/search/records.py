@@ -16,9 +16,9 @@ import functools
 import hashlib
 import json
 import unicodedata
-from dataclasses import dataclass
 
 from site_builder.cache.store import ResultsCache, entry_name, key_of
+from site_builder.datatypes import dataclass
 from site_builder.search.extract import Page, extract
 
 FORMAT = "search-record 2"

@@ -7,9 +7,9 @@ or line number.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError, describe
 from site_builder.models.experiment import RUN_NAME, VARIANTS, EvalPoint, Run
 from site_builder.sources import reading

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import BuildError
 from site_builder.sources.pins import Pinned
 

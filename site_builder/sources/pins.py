@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from site_builder.datatypes import dataclass
 from site_builder.errors import InputError, describe
 from site_builder.sources import reading
 

@@ -8,7 +8,9 @@ backward rules are this analysis's own and are written out in each docstring.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from site_builder.datatypes import dataclass
 
 from .ops import CADD, CMUL, Ops, bins, padded_length, rfft
 

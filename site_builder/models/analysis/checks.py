@@ -14,9 +14,11 @@ and by ``within_bounds`` when the results are written), and never the measured v
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 import numpy as np
+
+from site_builder.datatypes import dataclass
 
 from .ops import padded_length
 from .precision import RNG_SEED

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+
+from site_builder.datatypes import dataclass
 
 from .blocks import (
     BlockCost,

@@ -10,7 +10,9 @@ gradient, conj(X) per token for a circulant weight gradient) are counted as tota
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+
+from site_builder.datatypes import dataclass
 
 from .ledger import attention_layers, circ_block_of, sequence_cost
 from .ops import bins, padded_length

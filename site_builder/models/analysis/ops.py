@@ -8,7 +8,9 @@ summation order cannot change a result. Totals are still added in the inference 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
+
+from site_builder.datatypes import dataclass
 
 CMUL = 6  # FLOPs of a complex multiply
 CADD = 2  # FLOPs of a complex add

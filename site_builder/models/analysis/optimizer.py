@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+
+from site_builder.datatypes import dataclass
 
 from .ledger import step_ledger
 from .ops import rfft

@@ -13,10 +13,12 @@ software arithmetic) rather than the C library, whose results may differ in the 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from decimal import Context, Decimal
 
 import numpy as np
+
+from site_builder.datatypes import dataclass
 
 RNG_SEED = 20261004  # presets.yaml flop_share_constants.rng_seed
 TENSOR_SIZES: tuple[int, ...] = (4096, 16384, 65536)

@@ -8,7 +8,8 @@ illustrative choices of the training decks.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from site_builder.datatypes import dataclass
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from fractions import Fraction
+
+from site_builder.datatypes import dataclass
 
 from .ledger import step_ledger
 from .shape import LLAMA3_8B, STEP_TOKENS, ModelShape, matmul_params

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+
+from site_builder.datatypes import dataclass
 
 from .ledger import sequence_cost, step_ledger
 from .shape import STEP_TOKENS

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from site_builder.datatypes import dataclass
 
 REL_TOL = 1e-4
 

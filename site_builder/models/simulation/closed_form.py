@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
+
+from site_builder.datatypes import dataclass
 
 from . import collectives as col
 from .inputs import MeasuredConfig, SimInputs, steps_to

@@ -10,7 +10,7 @@ module and its port before the link, so the two add up:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from site_builder.datatypes import dataclass
 
 from .presets import Link
 

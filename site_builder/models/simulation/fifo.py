@@ -24,9 +24,10 @@ import bisect
 import heapq
 import itertools
 import math
-from dataclasses import dataclass
 
 import numpy as np
+
+from site_builder.datatypes import dataclass
 
 from .closed_form import StepPlan
 from .collectives import Round

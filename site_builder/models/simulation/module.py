@@ -7,7 +7,9 @@ Rates are in values per second (one value = one BF16 element of the delta, 2 byt
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from site_builder.datatypes import dataclass
 
 VALUE_BYTES = 2  # a delta value is BF16 on the wire and into the module
 
