@@ -30,17 +30,28 @@ KEEP = 4  # entries kept per model
 _ENTRY_KEY = re.compile(r"[0-9a-f]{32}")  # the key part of an entry's file name
 
 
-def _module_file(name: str) -> Path | None:
-    return _module_file_under(str(PACKAGE_DIR.parent), name)
-
-
 @functools.cache
-def _module_file_under(base: str, name: str) -> Path | None:
-    rel = os.path.join(base, *name.split("."))
-    for candidate in (rel + ".py", os.path.join(rel, "__init__.py")):
-        if os.path.isfile(candidate):
-            return Path(candidate)
-    return None
+def _modules_under(base: str) -> dict[str, str]:
+    """The package's modules under the folder ``base``, found in one walk: dotted name -> source file (``a/b.py``
+    before ``a/b/__init__.py``, as an import statement's name was always looked up)."""
+    found: dict[str, str] = {}
+    todo = [(os.path.join(base, PACKAGE), PACKAGE)]
+    while todo:  # a folder's files are taken before its subfolders (pushed as they are met)
+        folder, dotted = todo.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            if e.name.endswith(".py") and e.is_file():
+                stem = e.name[:-3]
+                if stem == "__init__":
+                    found.setdefault(dotted, e.path)
+                elif stem.isidentifier():
+                    found[f"{dotted}.{stem}"] = e.path
+            elif e.name.isidentifier() and e.is_dir():
+                todo.append((e.path, f"{dotted}.{e.name}"))
+    return found
 
 
 IMPORT = re.compile(
@@ -87,11 +98,11 @@ IMPORT_MEMO = _ImportMemo()
 
 
 @functools.cache  # per process, as source_files is
-def _imports(path: Path, module: str) -> frozenset[str]:
-    st = path.stat()
+def _imports(path: str, module: str) -> frozenset[str]:
+    st = os.stat(path)
     memo = f"{path}\0{module}\0{st.st_mtime_ns}\0{st.st_size}"
     known = IMPORT_MEMO.known.get(memo)
-    found = frozenset(known) if known is not None else _imports_of(str(path), module, st.st_mtime_ns, st.st_size)
+    found = frozenset(known) if known is not None else _imports_of(path, module, st.st_mtime_ns, st.st_size)
     IMPORT_MEMO.used[memo] = sorted(found)
     return found
 
@@ -125,8 +136,10 @@ def _imports_of(path_str: str, module: str, _mtime: int, _size: int) -> frozense
 @functools.cache
 def source_files(entry: str) -> tuple[Path, ...]:
     """Every project source file ``entry`` depends on through imports, its packages' __init__ included."""
-    seen: dict[str, Path] = {}
+    modules = _modules_under(str(PACKAGE_DIR.parent))
+    seen: dict[str, str] = {}
     todo = [entry]
+    met = {entry}  # names already taken (modules import the same names over and over)
     while todo:
         name = todo.pop()
         parts = name.split(".")
@@ -134,12 +147,14 @@ def source_files(entry: str) -> tuple[Path, ...]:
             prefix = ".".join(parts[:i])
             if prefix in seen:
                 continue
-            path = _module_file(prefix)
+            path = modules.get(prefix)
             if path is None:
                 continue
             seen[prefix] = path
-            todo.extend(_imports(path, prefix))
-    return tuple(sorted(set(seen.values()), key=str))
+            new = _imports(path, prefix) - met
+            met |= new
+            todo.extend(new)
+    return tuple(Path(p) for p in sorted(set(seen.values())))
 
 
 def installed_version(lib: str) -> str:
@@ -175,6 +190,9 @@ def _sources(entries: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
 
 HASHED: dict[str, bytes] = {}
 """Source file path -> SHA-256 of its bytes, as this build's up-to-date check hashed them (see :func:`hashed`)."""
+_BLOBS: dict[tuple[str, ...], bytes] = {}
+"""Entries -> what :func:`key_of` hashes for their source files, each label and digest, from HASHED (made once per
+entries while it holds, not file by file for every key: a large site makes thousands of keys)."""
 
 
 @contextlib.contextmanager
@@ -183,6 +201,7 @@ def hashed(files: dict[str, str]) -> Iterator[None]:
     SHA-256, as site_builder/cache/uptodate.py hashed every input) instead of reading them again."""
     base = PACKAGE_DIR.parent
     HASHED.clear()
+    _BLOBS.clear()
     HASHED.update(
         (str(base / label), bytes.fromhex(d)) for label, d in files.items() if label.startswith(f"{PACKAGE}/")
     )
@@ -190,6 +209,21 @@ def hashed(files: dict[str, str]) -> Iterator[None]:
         yield
     finally:
         HASHED.clear()
+        _BLOBS.clear()
+
+
+def _hashed_sources(entries: tuple[str, ...]) -> bytes | None:
+    """The labels and digests of ``entries``' source files joined, when HASHED holds every one of them."""
+    blob = _BLOBS.get(entries)
+    if blob is None and HASHED:
+        parts: list[bytes] = []
+        for path, label in _sources(entries):
+            known = HASHED.get(path)
+            if known is None:
+                return None
+            parts += (label, known)
+        blob = _BLOBS[entries] = b"".join(parts)
+    return blob
 
 
 def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable[str] = ()) -> str:
@@ -197,6 +231,10 @@ def key_of(entries: Iterable[str], input_digests: Iterable[str], extra: Iterable
     h = hashlib.sha256()
     for line in (FORMAT, *entries, *input_digests, *library_versions(), *extra):
         h.update(line.encode() + b"\n")
+    blob = _hashed_sources(entries)
+    if blob is not None:
+        h.update(blob)
+        return h.hexdigest()
     for path, label in _sources(entries):
         h.update(label)
         known = HASHED.get(path)
