@@ -121,13 +121,28 @@ def _str(value: object) -> str:
     return value
 
 
-def _row(value: object) -> Row:
-    if not isinstance(value, list) or len(value) != 7:
-        raise Bad
-    v, text, file, section, row, column, page = value
-    if isinstance(v, (list, dict)):
-        raise Bad
-    return (v, _str(text), _str(file), _str(section), tuple(_strs(row)), _str(column), _str(page))
+def _rows(value: object) -> dict[str, Row]:
+    """The figure rows by key, each checked (one loop over thousands of rows: no call per field)."""
+    out: dict[str, Row] = {}
+    for k, r in _map(value).items():
+        if type(r) is not list or len(r) != 7:
+            raise Bad
+        v, text, file, section, row, column, page = r
+        if (
+            type(v) in (list, dict)
+            or type(text) is not str
+            or type(file) is not str
+            or type(section) is not str
+            or type(column) is not str
+            or type(page) is not str
+            or type(row) is not list
+        ):
+            raise Bad
+        for cell in row:
+            if type(cell) is not str:
+                raise Bad
+        out[k] = (v, text, file, section, tuple(row), column, page)
+    return out
 
 
 def _format(text: str) -> dict[str, Any]:
@@ -147,7 +162,7 @@ def from_json(text: str, pages_text: str | None = None) -> Basis:
     return Basis(
         digests=_strs(doc["digests"]),
         pins={k: _str(v) for k, v in _map(doc["pins"]).items()},
-        figures={k: _row(v) for k, v in _map(doc["figures"]).items()},
+        figures=_rows(doc["figures"]),
         figure_texts=_str(doc["figure_texts"]),
         figures_digest=_str(doc["figures_digest"]),
         records=_map(doc["records"]),
