@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from site_builder.errors import BuildError, printable
@@ -11,17 +14,14 @@ from site_builder.outdir import interrupts_as_errors
 from site_builder.paths import PROJECT, Options
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m site_builder", description=__doc__)
-    sub = p.add_subparsers(dest="command", required=True)
+def _common(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--vendor", type=Path, help="vendored data folder (default ../shared/vendor)")
+    sp.add_argument("--reference", type=Path, help="reference facts folder (default ../shared/reference)")
+    sp.add_argument("--project", type=Path, default=PROJECT, help="project folder (data/, content/, templates/)")
 
-    def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--vendor", type=Path, help="vendored data folder (default ../shared/vendor)")
-        sp.add_argument("--reference", type=Path, help="reference facts folder (default ../shared/reference)")
-        sp.add_argument("--project", type=Path, default=PROJECT, help="project folder (data/, content/, templates/)")
 
-    b = sub.add_parser("build", help="build the site (what `make site` runs)")
-    common(b)
+def _build(b: argparse.ArgumentParser) -> None:
+    _common(b)
     b.add_argument("--out", type=Path, help="output folder (default site/)")
     b.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
     b.add_argument(
@@ -43,40 +43,87 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--site-url", help="the published site's address, for sitemap.xml (default: paths from the site root)"
     )
-    sv = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on every change (`make serve`)")
-    common(sv)
+
+
+def _serve(sv: argparse.ArgumentParser) -> None:
+    _common(sv)
     sv.add_argument("--out", type=Path, help="output folder (default site/)")
     sv.add_argument("--port", type=int, default=8000)
-    r = sub.add_parser("results", help="run the models and write data/*/results.{md,json} (`make results`)")
-    common(r)
-    pn = sub.add_parser("pin", help="rewrite data/sources.yaml with the SHA-256 of every input read")
-    common(pn)
-    pd = sub.add_parser(
-        "pdf", help="print every deck of a built site to PDF again, in place (the build prints them itself)"
-    )
+
+
+def _pdf(pd: argparse.ArgumentParser) -> None:
     pd.add_argument("--project", type=Path, default=PROJECT, help="project folder")
     pd.add_argument("--out", type=Path, help="the built site (default site/)")
-    c = sub.add_parser("check", help="make every check a build makes, into a temporary folder; publish nothing")
-    common(c)
-    c.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
-    f = sub.add_parser("figures", help="list the figures (key, text, source cell, pages) matching PATTERN")
-    common(f)
+
+
+def _with_cache(sp: argparse.ArgumentParser) -> None:
+    _common(sp)
+    sp.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
+
+
+def _figures(f: argparse.ArgumentParser) -> None:
+    _common(f)
     f.add_argument("pattern", nargs="?", help="a substring of the key or text, or a pattern such as 'exp.final.*'")
     f.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
-    t = sub.add_parser("terms", help="list the glossary terms (key, title, definition, groups) matching PATTERN")
-    common(t)
+
+
+def _terms(t: argparse.ArgumentParser) -> None:
+    _common(t)
     t.add_argument("pattern", nargs="?", help="a substring of the key, title or definition, or a pattern")
-    ex = sub.add_parser("explain", help="where figure KEY comes from: cell, writer, models, pinned inputs, pages")
-    common(ex)
+
+
+def _explain(ex: argparse.ArgumentParser) -> None:
+    _common(ex)
     ex.add_argument("key", help="a registered figure key, such as exp.final.B")
     ex.add_argument("--cache", type=Path, help="results cache folder (default .cache/)")
-    cg = sub.add_parser("changes", help="the figures that changed, appeared or disappeared from OLD to NEW")
-    common(cg)
+
+
+def _changes(cg: argparse.ArgumentParser) -> None:
+    _common(cg)
     cg.add_argument("old", help="a built site's figures.json or folder, or a git revision of this project")
     cg.add_argument("new", help="the same, for the newer side")
-    ch = sub.add_parser("charts", help="list the explorers a page may place with ::chart[name]")
-    common(ch)
+
+
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "build": ("build the site (what `make site` runs)", _build),
+    "serve": ("build, serve on 127.0.0.1 and rebuild on every change (`make serve`)", _serve),
+    "results": ("run the models and write data/*/results.{md,json} (`make results`)", _common),
+    "pin": ("rewrite data/sources.yaml with the SHA-256 of every input read", _common),
+    "pdf": ("print every deck of a built site to PDF again, in place (the build prints them itself)", _pdf),
+    "check": ("make every check a build makes, into a temporary folder; publish nothing", _with_cache),
+    "figures": ("list the figures (key, text, source cell, pages) matching PATTERN", _figures),
+    "terms": ("list the glossary terms (key, title, definition, groups) matching PATTERN", _terms),
+    "explain": ("where figure KEY comes from: cell, writer, models, pinned inputs, pages", _explain),
+    "changes": ("the figures that changed, appeared or disappeared from OLD to NEW", _changes),
+    "charts": ("list the explorers a page may place with ::chart[name]", _common),
+}
+"""Each command: its line of help and what adds its arguments to its parser."""
+
+
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with ``only``, the top level and that one command's parser (the others are made only to
+    explain a command line that is wrong or asks for help: making each costs argparse's message lookups)."""
+    p = argparse.ArgumentParser(prog="python -m site_builder", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    for name, (help_line, arguments) in COMMANDS.items():
+        if only is None or name == only:
+            arguments(sub.add_parser(name, help=help_line))
     return p
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line's arguments, as :func:`parser` reads them. A command line naming a command, without help
+    asked for, is read by that command's parser alone; if that parser refuses it, the whole one reads it again and
+    says what is wrong, as it would have alone."""
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in COMMANDS and not any(a in ("-h", "--help") for a in args):
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                return parser(args[0]).parse_args(args)
+        except SystemExit as e:
+            if not e.code:  # help asked for by an abbreviation (--he): printed, as the whole parser prints it
+                raise
+    return parser().parse_args(args)
 
 
 def _unencodable(args: argparse.Namespace) -> str | None:
@@ -97,7 +144,7 @@ def _unencodable(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args = parse(argv)
     bad = _unencodable(args)
     if bad is not None:
         print(bad, file=sys.stderr)
