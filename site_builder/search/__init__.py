@@ -58,16 +58,15 @@ SPLIT_FROM = 20_000
 PARALLEL_FROM = 4  # pages to extract from which half of them are extracted in a forked process
 
 
-def page_files(site: Overlay) -> list[tuple[str, Path]]:
-    """Every page of the site (``**/index.html`` outside ``search/``) as (its URL from the site root, its file),
-    sorted by URL."""
+def page_files(site: Overlay) -> list[tuple[str, str]]:
+    """Every page of the site (``**/index.html`` outside ``search/``) as (its URL from the site root, its path in
+    the site: ``site.path`` finds the file, looked for only when the page is read), sorted by URL."""
     files, _ = site.listing()
-    found = [
+    return sorted(
         (f"/{rel.removesuffix('index.html')}", rel)
         for rel in files
         if (rel == "index.html" or rel.endswith("/index.html")) and not rel.startswith(f"{FOLDER}/")
-    ]
-    return [(url, site.path(rel)) for url, rel in sorted(found)]
+    )
 
 
 def read_page(path: Path, rel: str) -> bytes:
@@ -226,7 +225,7 @@ def build_index(
     known = digests or {}
     found = page_files(site)
     urls = [url for url, _ in found]
-    keys = [_record_key(code, url, path, known) for url, path in found]
+    keys = [_record_key(code, url, site, rel, known) for url, rel in found]
     updated = _updated(previous, code, urls, keys, store) if previous is not None else None
     changed = range(len(urls)) if updated is None else updated[0]
     records: dict[int, Record] = {}
@@ -253,9 +252,8 @@ def build_index(
             if rec is not None:
                 keep(i, rec)
             else:
-                path = found[i][1]
-                rel = f"{urls[i][1:]}index.html"
-                todo.append((i, rel, read_page(path, rel)))
+                rel = found[i][1]
+                todo.append((i, rel, read_page(site.path(rel), rel)))
         for (i, _, _), rec in zip(todo, extract_all([(rel, html) for _, rel, html in todo]), strict=True):
             stored.put(store, urls[i], keys[i], rec)
             keep(i, rec)
@@ -277,11 +275,11 @@ def build_index(
     return 1 + len(files.terms) + len(fragments) + len(links), len(urls) - len(todo)
 
 
-def _record_key(code: str, url: str, path: Path, known: dict[str, str]) -> str:
+def _record_key(code: str, url: str, site: Overlay, rel: str, known: dict[str, str]) -> str:
     """The key of the page ``url``'s record: this code's and the page's digest (read from its file when not known)."""
     digest = known.get(url[1:])
     if digest is None:
-        digest = hashlib.sha256(read_page(path, f"{url[1:]}index.html")).hexdigest()
+        digest = hashlib.sha256(read_page(site.path(rel), rel)).hexdigest()
     return record_key(code, digest)
 
 

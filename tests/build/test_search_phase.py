@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder import search
+from site_builder.cache.overlay import Overlay
 from site_builder.cli import main
 from site_builder.phases import scan as page_scan
 from site_builder.search import records
@@ -43,9 +44,9 @@ def test_a_failing_search_phase_is_one_line_and_leaves_the_site(
 ) -> None:
     real = search.page_files
 
-    def with_a_damaged_page(out: Path) -> list[tuple[str, Path]]:
+    def with_a_damaged_page(out: Overlay) -> list[tuple[str, str]]:
         found = real(out)
-        page = dict(found)["/cit/optics/"]
+        page = out.path(dict(found)["/cit/optics/"])
         page.write_bytes(page.read_bytes() + b"\xff")  # not UTF-8 any more: its record cannot be in the cache
         return found
 
