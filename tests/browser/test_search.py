@@ -45,6 +45,10 @@ def page(tab, server: str):  # type: ignore[no-untyped-def]
 
 
 def search(page, query: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    """The hits for ``query`` typed into an emptied box (the status of the last query may hold this one's text:
+    "trainers" holds "trainer")."""
+    page.fill("#site-search-input", "")
+    page.wait_for_function("() => document.getElementById('site-search-status').textContent === ''")
     page.fill("#site-search-input", query)
     page.wait_for_function(
         "q => document.getElementById('site-search-status').textContent.includes(q)", arg=query, timeout=20_000
@@ -207,13 +211,6 @@ def test_a_word_finds_its_other_forms_and_the_last_word_its_completions(page, se
     assert {m.lower().strip(".,;:()") for m in marked(page)} == {"decoupled"}
 
 
-def search_anew(page, query: str) -> list[dict]:  # type: ignore[no-untyped-def]
-    """The hits for ``query`` typed into an emptied box (the last query's status may hold a short query's text)."""
-    page.fill("#site-search-input", "")
-    page.wait_for_function("() => document.getElementById('site-search-status').textContent === ''")
-    return search(page, query)
-
-
 SPLIT_FROM = 400  # postings a character's terms may hold in one term file, low enough that the site's split
 
 
@@ -255,8 +252,8 @@ def test_a_split_index_finds_what_the_whole_one_finds_fetching_only_the_files_a_
     page.goto(server + "cit/")
     needed: set[str] = set()
     for query in ["training", "t", "tr", "exp.final.B", "decoupled momentu", "s", "all-reduce", "optic", "2"]:
-        want = [{**h, "href": h["href"].removeprefix(server)} for h in search_anew(page, query)]
-        got = [{**h, "href": h["href"].removeprefix(other)} for h in search_anew(split, query)]
+        want = [{**h, "href": h["href"].removeprefix(server)} for h in search(page, query)]
+        got = [{**h, "href": h["href"].removeprefix(other)} for h in search(split, query)]
         assert got == want, query
         words = [t for w in query.split() for t in terms(w)[:1]]
         for i, w in enumerate(words):
