@@ -17,6 +17,8 @@ HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 @dataclass
 class MdTable:
+    """A Markdown table of a results file: its header line, columns and rows of cell text."""
+
     line: int  # 1-based line of the header row
     columns: list[str]
     rows: list[list[str]] = field(default_factory=list)
@@ -24,6 +26,8 @@ class MdTable:
 
 @dataclass
 class MdSection:
+    """A heading of a results file and the tables under it."""
+
     title: str
     level: int
     line: int

@@ -11,6 +11,8 @@ PROJECT = Path(__file__).resolve().parent.parent
 
 @dataclass(frozen=True)
 class Paths:
+    """The folders one build reads and writes, resolved."""
+
     project: Path
     out: Path
     vendor: Path

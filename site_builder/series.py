@@ -13,6 +13,8 @@ from site_builder.errors import BuildError
 
 @dataclass(frozen=True)
 class Series:
+    """A series of the site, declared once: its key, title, home page, glossary page and glossary groups."""
+
     key: str
     title: str
     home: str  # site path of the series' home page

@@ -43,6 +43,8 @@ FORMAT = 5  # of the JSON entries (5: a payload without its digest)
 
 @dataclass
 class Basis:
+    """What the build derived from every input but content/: kept under their digest, read back by an edit."""
+
     digests: list[str]  # the pinned inputs, as "root path sha256" lines
     pins: dict[str, str]  # results file label -> "vendor path sha256" of a vendored one
     figures: dict[str, Row]  # figures.Figures.rows_of the registry

@@ -26,12 +26,16 @@ DOC_NAMES = {label: name for name, label in SOURCE_DOCS.items()}
 
 @dataclass
 class SectionLink:
+    """A link to a section of a results page, as a slide's Source line names it."""
+
     text: str  # "analysis §2"
     url: str  # site path with fragment, e.g. "fopttrn/analysis/results/#2-a-training-step"
 
 
 @dataclass
 class DeckInfo:
+    """A deck as the rest of the site shows it: its label, summary, slide heads and their source links."""
+
     page: PlannedPage
     label: str  # "FOptTrn 01"
     summary: str

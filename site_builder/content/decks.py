@@ -47,12 +47,16 @@ class SourceRef(NamedTuple):
 
 @dataclass(frozen=True)
 class SourceLink:
+    """A slide's source link, relative to the deck's page."""
+
     text: str  # "analysis §2"
     href: str  # relative to the page
 
 
 @dataclass
 class Slide:
+    """One slide of a deck: its heading, Markdown, terms, sources and speaker notes."""
+
     id: str
     title: str
     body: str  # Markdown, without the heading and the Terms/Source lines

@@ -25,6 +25,8 @@ GROUPS: dict[str, tuple[str, ...]] = {k: s.groups for k, s in SERIES.items()}
 
 @dataclass
 class Term:
+    """A glossary entry (content/<series>/glossary/<key>.md), as read and checked."""
+
     key: str
     label: str  # the file, as named in messages
     title: str

@@ -39,6 +39,8 @@ class ContentRules(Protocol):
 
 @dataclass
 class Page:
+    """A content file: its front matter read and checked, its Markdown body not yet parsed."""
+
     source: Path  # the content file
     label: str  # the content file as named in errors, relative to the project
     url: str  # site path of the page, "" for the home page, else ending in "/"

@@ -48,6 +48,8 @@ class Kind:
 
 @dataclass
 class PlannedPage:
+    """A page of the site as the collect phase plans it: its URL, kind, origin and what its kind adds."""
+
     url: str  # site path, "" for the home page, else ending in "/"
     kind: Kind
     made_from: str  # the file it comes from, as named in messages

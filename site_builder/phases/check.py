@@ -19,6 +19,8 @@ NOTE = "internal links and anchors resolve, no external resource, no inline scri
 
 @dataclass
 class Checking:
+    """The link check started by the check phase, for the search phase to join."""
+
     scanned: int  # pages parsed now for the link check and the search index
     t0: float
     beside: processes.Beside[tuple[int, dict[str, Any]]] | None  # the link check, when beside the search index

@@ -37,6 +37,8 @@ RESERVED = {
 
 @dataclass
 class Collected:
+    """What the collect phase gives the render phase: the parser, templates, page plan and series data."""
+
     md: Any  # the Markdown parser (markdown_it.MarkdownIt)
     env: Any  # the templates (render.templates.SiteSandbox)
     plan: list[PlannedPage]

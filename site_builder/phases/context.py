@@ -20,6 +20,8 @@ from site_builder.paths import Options, Paths
 
 @dataclass
 class Summary:
+    """What a build did, for its last lines and the up-to-date record."""
+
     pages: int = 0
     figures: int = 0
     seconds: float = 0.0
@@ -53,6 +55,8 @@ class Effects:
 
 @dataclass
 class BuildContext:
+    """What every phase takes: the options and paths, the log, the inputs' state, the cache and the effects."""
+
     opts: Options
     paths: Paths
     log: Callable[[str], None]

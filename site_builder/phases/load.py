@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Loaded:
+    """What the load phase read: the kept basis (if any), the content files and the pinned inputs."""
+
     kept: basis.Basis | None  # what an earlier build from the same inputs but content/ derived
     front: FrontMatter
     pages: list[Page]

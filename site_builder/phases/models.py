@@ -28,6 +28,8 @@ AGAIN = "as an earlier build from the same inputs (all but content/) found them"
 
 @dataclass
 class Modeled:
+    """The models phase's results: the results documents, their figures and files, the drift check."""
+
     models: Models
     registry: Registry
     files: dict[str, ResultsFile]

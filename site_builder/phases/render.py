@@ -26,6 +26,8 @@ RENDER_SHARED_FROM = 4  # pages to render (not from the cache) from which half a
 
 @dataclass
 class Rendered:
+    """The pages written by the render phase, over the files carried from the previous output."""
+
     site: Overlay  # the files written into the temporary output folder, over those carried from the previous output
     renderer: Any  # render.pages.PageRenderer, holding what was written
     shared: bool  # some pages were rendered in a forked process (their links are read beside the index)

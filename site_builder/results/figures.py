@@ -57,6 +57,8 @@ class Source:
 
 @dataclass(frozen=True)
 class Figure:
+    """A registered figure: its key, value, text as published, and its results cell."""
+
     key: str
     value: Value
     text: str
@@ -151,6 +153,8 @@ class Figures(Mapping[str, Figure]):
 
 @dataclass
 class Registry:
+    """Every figure of the results files, and the pages that show each."""
+
     figures: Mapping[str, Figure] = field(default_factory=dict)  # a dict while built, or Figures from the basis
     # figure key -> the pages showing it, as an ordered set (dict keys) in the order their uses were noted (the plan's):
     # a digest of it needs no sort (site_builder/render/pages.py)

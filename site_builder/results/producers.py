@@ -39,6 +39,8 @@ INPUT_MODULES = ("site_builder.sources.inputs", "site_builder.results.producers"
 
 @dataclass(frozen=True)
 class Producer:
+    """A results source, declared once: its page, series, writer modules and how its document is built."""
+
     name: str
     page: str
     nav_title: str

@@ -36,6 +36,8 @@ END_PUNCTUATION = tuple(".,;:!?…")
 
 @dataclass(frozen=True)
 class Anchor:
+    """An element of a page a search hit may land on: its id, tag, word position and text."""
+
     id: str
     element: str
     location: int
@@ -44,6 +46,8 @@ class Anchor:
 
 @dataclass(frozen=True)
 class Page:
+    """What a page gives the search index: its title, words, anchors and term counts."""
+
     title: str
     words: list[str]
     anchors: list[Anchor]

@@ -32,6 +32,8 @@ def dumps(value: object) -> bytes:
 
 @dataclass(frozen=True)
 class Record:
+    """A page's search record as cached: its fragment file, title, word count and term counts."""
+
     fragment: bytes
     name: str
     """The fragment's file name: the start of its SHA-256."""
