@@ -54,11 +54,15 @@ def _modules_under(base: str) -> dict[str, str]:
     return found
 
 
-IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+(?P<src>\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#]*)"
-    r"|import[ \t]+(?P<mods>[^\n#]*))",
-    re.MULTILINE,
-)
+@functools.cache
+def _import_statement() -> re.Pattern[str]:
+    """An import statement (compiled when a source file is first read for its imports: the import graph kept
+    between builds usually spares it)."""
+    return re.compile(
+        r"^[ \t]*(?:from[ \t]+(?P<src>\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#]*)"
+        r"|import[ \t]+(?P<mods>[^\n#]*))",
+        re.MULTILINE,
+    )
 
 
 class _ImportMemo:
@@ -116,7 +120,7 @@ def _imports_of(path_str: str, module: str, _mtime: int, _size: int) -> frozense
     """
     here = module.split(".") if path_str.endswith("__init__.py") else module.split(".")[:-1]
     out: set[str] = set()
-    for m in IMPORT.finditer(Path(path_str).read_text(encoding="utf-8")):
+    for m in _import_statement().finditer(Path(path_str).read_text(encoding="utf-8")):
         if m.group("mods") is not None:
             out |= {part.split()[0] for part in m.group("mods").split(",") if part.strip()}
             continue

@@ -18,6 +18,7 @@ covers, else the build stops (a key that missed an input would keep a stale PDF)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import posixpath
@@ -36,9 +37,17 @@ from site_builder.errors import BuildError
 from site_builder.paths import Options
 
 ENTRY = "pdf"
-_RESOURCE = re.compile(r"<(?:script|link|img|source|video|audio)\b[^>]*?\s(?:src|href)=\"([^\"]+)\"", re.I)
-_CHART_SCRIPTS = re.compile(r"<script\b[^>]*\bid=\"chart-scripts\"[^>]*>(.*?)</script>", re.S)
-_CSS_URL = re.compile(r"""url\(\s*["']?([^"')\s]+)["']?\s*\)|@import\s+["']([^"']+)["']""", re.I)
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """What names a file in a page (a tag's src or href), its chart-scripts block, and what a stylesheet names
+    (compiled when a deck's page is first read: a build whose decks did not change reads none)."""
+    return (
+        re.compile(r"<(?:script|link|img|source|video|audio)\b[^>]*?\s(?:src|href)=\"([^\"]+)\"", re.I),
+        re.compile(r"<script\b[^>]*\bid=\"chart-scripts\"[^>]*>(.*?)</script>", re.S),
+        re.compile(r"""url\(\s*["']?([^"')\s]+)["']?\s*\)|@import\s+["']([^"']+)["']""", re.I),
+    )
 
 
 @dataclass
@@ -93,8 +102,9 @@ def _named(site: Overlay, page: str) -> tuple[list[str], dict[str, str | None]]:
     whether or not the file is there, and the stylesheets read for it with their digests (None: not there)."""
     folder = page
     html = site.path(f"{page}index.html").read_text("utf-8")
-    found = {_local(folder, u) for u in _RESOURCE.findall(html)}
-    for block in _CHART_SCRIPTS.findall(html):
+    resource, chart_scripts, css_url = _patterns()
+    found = {_local(folder, u) for u in resource.findall(html)}
+    for block in chart_scripts.findall(html):
         listed = json.loads(block)
         found |= {_local(folder, u) for group in listed.values() for u in group}
     todo = [p for p in found if p is not None and p.endswith(".css")]
@@ -108,7 +118,7 @@ def _named(site: Overlay, page: str) -> tuple[list[str], dict[str, str | None]]:
             continue
         data = path.read_bytes()
         sheets[css] = hashlib.sha256(data).hexdigest()
-        for a, b in _CSS_URL.findall(data.decode("utf-8")):
+        for a, b in css_url.findall(data.decode("utf-8")):
             rel = _local(at, a or b)
             if rel is not None and rel not in found:
                 found.add(rel)

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import json.decoder
@@ -271,15 +272,22 @@ class _Repeated(Exception):
         self.pos = pos
 
 
-# JSON tokens outside strings, for locating a rejected value on the error path.
+# JSON tokens outside strings, for locating a rejected value on the error path (compiled when an error needs one).
 _JSON_STRING = r'"(?:[^"\\]|\\.)*"'
-_NONFINITE_TOKEN = re.compile(rf"{_JSON_STRING}|(-?Infinity|NaN)")
-_NUMBER_TOKEN = re.compile(rf"{_JSON_STRING}|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
-_BRACKET_TOKEN = re.compile(rf"{_JSON_STRING}|([\[\]{{}}])")
-_LONE_SURROGATE_ESCAPE = re.compile(
-    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
+_TOKENS = {
+    "nonfinite": rf"{_JSON_STRING}|(-?Infinity|NaN)",
+    "number": rf"{_JSON_STRING}|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)",
+    "bracket": rf"{_JSON_STRING}|([\[\]{{}}])",
+    "lone surrogate escape": (
+        r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+        r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+    ),
+}
+
+
+@functools.cache
+def _token(name: str) -> re.Pattern[str]:
+    return re.compile(_TOKENS[name])
 
 
 def _line_col(text: str, pos: int, first_line: int) -> str:
@@ -290,7 +298,7 @@ def _line_col(text: str, pos: int, first_line: int) -> str:
 
 def _json_hooks(max_int_digits: int) -> dict[str, Any]:
     def parse_constant(name: str) -> float:
-        raise _Reject("a finite number", name, _NONFINITE_TOKEN)
+        raise _Reject("a finite number", name, _token("nonfinite"))
 
     def parse_int(digits: str) -> int:
         if len(digits.lstrip("-")) > max_int_digits:
@@ -330,7 +338,7 @@ def _locate_token(text: str, token: re.Pattern[str], found: str) -> int | None:
 
 
 def _locate_number(text: str, rej: _Reject, max_int_digits: int) -> int | None:
-    for m in _NUMBER_TOKEN.finditer(text):
+    for m in _token("number").finditer(text):
         tok = m.group(1)
         if tok is None:
             continue
@@ -348,7 +356,7 @@ def _locate_number(text: str, rej: _Reject, max_int_digits: int) -> int | None:
 
 def _locate_depth(text: str, max_depth: int) -> int | None:
     depth = 0
-    for m in _BRACKET_TOKEN.finditer(text):
+    for m in _token("bracket").finditer(text):
         b = m.group(1)
         if b is None:
             continue
@@ -470,7 +478,7 @@ def load_json(
         if found.startswith("level"):
             pos = _locate_depth(text, max_depth)
         else:
-            m = _LONE_SURROGATE_ESCAPE.search(text)
+            m = _token("lone surrogate escape").search(text)
             pos = m.start() if m else None
         raise InputError(label, at(pos), expected, found)
     return value
