@@ -211,8 +211,18 @@ def test_overview_help_slide_number_full_screen_key_and_way_out(tab, server, dec
     hint = page.locator(".deck-present-overlay .deck-rotate-hint")
     assert hint.count() == 1
     assert hint.is_visible() is False
+    # A presented deck draws a slide's charts when the slide or one beside it is shown: neither the first slide nor
+    # the second has one, so once the page has been idle (when an article loads its other charts) none is drawn and
+    # Plotly has not been asked for; the overview shows every slide, each chart drawn.
+    assert page.evaluate(
+        "() => new Promise(r => requestIdleCallback(() => r([document.querySelectorAll('figure.chart').length,"
+        " document.querySelectorAll('figure.chart[data-ready]').length, !!document.querySelector('script[src*=plotly]')])))"
+    ) == [2, 0, False]
     page.keyboard.press("o")
     assert page.locator(".reveal.overview").count() == 1
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('figure.chart')].every(f => f.dataset.ready === 'true')"
+    )
     page.keyboard.press("Escape")
     assert page.locator(".reveal.overview").count() == 0 and current(page) is not None
     page.keyboard.press("Shift+Slash")
