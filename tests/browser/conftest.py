@@ -130,10 +130,11 @@ class TabTaker:
         self._listeners: list[tuple[Any, str, Callable[[Any], object]]] = []
 
     def __call__(self, **options: Any) -> Any:
+        # The viewport is the tab's own (Playwright's set_viewport_size, as a context made with it has it): tabs are
+        # kept by the context's other options, so tests at different sizes share a context, its cache among them.
+        viewport = options.pop("viewport", DEFAULT_VIEWPORT)
         key = ("context", id(self._browser), repr(sorted(options.items())))
-        page = TABS.take(
-            key, options.get("viewport", DEFAULT_VIEWPORT), lambda: self._browser.new_context(**options).new_page()
-        )
+        page = TABS.take(key, viewport, lambda: self._browser.new_context(viewport=viewport, **options).new_page())
         self._taken.append((key, page))
         return page
 
