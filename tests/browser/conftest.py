@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import http.server
 import threading
@@ -12,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from site_builder.build import Options, build
 from tests.browser import explorer_sandbox
 from tests.browser.tabs import TABS
-from tests.conftest import PROJECT, REFERENCE, VENDOR
+from tests.conftest import PrintedBuild, built_once
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -32,37 +30,11 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def built_once(
-    tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, make: Callable[[Path], None]
-) -> Path:
-    """The folder ``name`` that ``make(folder)`` fills, once for the whole run: under pytest-xdist the first worker to
-    ask builds it into the run's shared temporary folder while the others wait on a lock, then every worker reads the
-    same files. Safe to share because no test writes into them (the servers only read them)."""
-    if worker_id == "master":  # one process: its own folder
-        out = tmp_path_factory.mktemp(name) / name
-        make(out)
-        return out
-    shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above every worker's own
-    out, done = shared / name, shared / f"{name}.done"
-    with open(shared / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            if not done.exists():
-                make(out)
-                done.touch()
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    return out
-
-
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
-    """The site, built once for the whole run (``built_once``); no test writes into it."""
-
-    def build_into(out: Path) -> None:
-        build(Options(project=PROJECT, out=out, vendor=VENDOR, reference=REFERENCE), log=lambda _: None)
-
-    return built_once(tmp_path_factory, worker_id, "browser-site", build_into)
+def site_dir(printed_build: PrintedBuild) -> Path:
+    """The site, built once for the whole run with its decks' PDFs (tests/conftest.py's ``printed_build``); no test
+    writes into it."""
+    return printed_build.site
 
 
 @pytest.fixture(scope="session")
@@ -130,10 +102,11 @@ class TabTaker:
         self._listeners: list[tuple[Any, str, Callable[[Any], object]]] = []
 
     def __call__(self, **options: Any) -> Any:
+        # The viewport is the tab's own (Playwright's set_viewport_size, as a context made with it has it): tabs are
+        # kept by the context's other options, so tests at different sizes share a context, its cache among them.
+        viewport = options.pop("viewport", DEFAULT_VIEWPORT)
         key = ("context", id(self._browser), repr(sorted(options.items())))
-        page = TABS.take(
-            key, options.get("viewport", DEFAULT_VIEWPORT), lambda: self._browser.new_context(**options).new_page()
-        )
+        page = TABS.take(key, viewport, lambda: self._browser.new_context(viewport=viewport, **options).new_page())
         self._taken.append((key, page))
         return page
 

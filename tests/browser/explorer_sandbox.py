@@ -97,8 +97,8 @@ def open_chart(
     """The explorer's page, ready; ``page.problems`` lists what went wrong so far, and after the test it must be
     empty and no CSP violation recorded (a request that leaves the server is one). ``init``: a script run in the
     page before any of its own. ``origin``: the sandbox's server (the ``explorer_origin`` fixture)."""
-    # a tab kept between tests (tests/browser/tabs.py), by browser, viewport and init script
-    key = ("explorer", id(browser), (viewport["width"], viewport["height"]), init)
+    # a tab kept between tests (tests/browser/tabs.py), by browser and init script, at the viewport asked for
+    key = ("explorer", id(browser), init)
     p = TABS.take(key, viewport, lambda: _new_tab(browser, viewport, init))
     problems: list[str] = []
     listeners: list[tuple[str, Callable[[Any], None]]] = [

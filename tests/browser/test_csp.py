@@ -1,5 +1,6 @@
 """Every page carries its Content-Security-Policy and works under it: no violation, and the chart renders (the same
-walk checks that no page logs an error or asks for anything off the server).
+walk checks that no page logs an error or asks for anything off the server, that its internal links and anchors
+resolve, and that its figures equal their cells).
 
 The policy forbids inline scripts and event handlers (the JSON data blocks are data, not code) and any
 resource from elsewhere; Plotly's inline styles are allowed. A positive control checks that the listener
@@ -54,11 +55,20 @@ def recording_page(browser):  # type: ignore[no-untyped-def]
     context.close()
 
 
-def test_every_page_loads_under_its_policy_with_no_error_and_no_request_off_the_server(  # type: ignore[no-untyped-def]
-    recording_page, server: str, pages: list[str]
+def test_every_page_loads_under_its_policy_cleanly_its_links_resolve_and_its_figures_equal_their_cells(  # type: ignore[no-untyped-def]
+    recording_page, server: str, pages: list[str], site_dir: Path
 ) -> None:
-    """One walk over every page, each loaded until the network is idle and every chart has drawn: no policy
-    violation, no console error or warning, no request off the server, none failed or answered with an error."""
+    """One walk over every page, each read in turn on one load (each check reads it as it did on a load of its own):
+
+    - its links and ids as soon as it has loaded (tests/browser/test_pages.py's read_links; check_links checks them
+      after the walk: internal links and anchors resolve);
+    - loaded until the network is idle and every chart has drawn: no policy violation, no console error or warning,
+      no request off the server, none failed or answered with an error;
+    - every figure on it equals its cell; on the figure index (every file's rows shown), every registered figure is
+      shown (tests/browser/test_parity.py's check_figures)."""
+    from tests.browser.test_pages import check_links, read_links
+    from tests.browser.test_parity import check_figures, show_every_row
+
     page, console = recording_page
     outside: list[str] = []
     failed: list[str] = []
@@ -67,8 +77,14 @@ def test_every_page_loads_under_its_policy_with_no_error_and_no_request_off_the_
     page.on("requestfailed", lambda r: failed.append(r.url))
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     violations: dict[str, list[str]] = {}
+    targets: dict[str, set[str]] = {}
+    loaded: dict[str, tuple[int, set[str]]] = {}
+    tables: dict[str, dict] = {}
+    checked, registered = 0, False
     for path in pages:
-        page.goto(server + path, wait_until="networkidle")
+        resp = page.goto(server + path)
+        read_links(page, server, path, resp, loaded, targets)
+        page.wait_for_load_state("networkidle")
         if path == "cit/":
             page.wait_for_selector('#chart-loss_curves[data-ready="true"]', timeout=20_000)
             assert page.locator("#chart-loss_curves .js-plotly-plot").count() == 1
@@ -81,6 +97,10 @@ def test_every_page_loads_under_its_policy_with_no_error_and_no_request_off_the_
             "() => Array.from(document.querySelectorAll('figure.chart')).every(f => f.dataset.ready === 'true')",
             timeout=60_000,
         )
+        show_every_row(page)
+        n, index = check_figures(page, path, site_dir, tables)
+        checked += n
+        registered = registered or index
         got = page.evaluate("window.__csp")
         if got:
             violations[path] = got
@@ -88,6 +108,9 @@ def test_every_page_loads_under_its_policy_with_no_error_and_no_request_off_the_
     assert console == []
     assert outside == []
     assert failed == []
+    assert checked > 100
+    assert registered, "the walk did not reach the figure index"
+    check_links(page, server, pages, loaded, targets)
 
 
 def test_the_listener_reports_a_violation(recording_page, server: str) -> None:  # type: ignore[no-untyped-def]

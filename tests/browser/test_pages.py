@@ -31,7 +31,7 @@ def check_links(page, server: str, pages: list[str], loaded: dict, targets: dict
     """Internal links and anchors resolve: every page the walk's links name answers (a link to a page the walk loaded
     is checked against that load, as a second load of the same URL would read the same: the page is read at the same
     point, once it has loaded), and holds the ids their fragments name. The walk over every page that reads them is
-    tests/browser/test_parity.py's (test_every_figure_equals_its_cell_and_internal_links_and_anchors_resolve)."""
+    tests/browser/test_csp.py's (test_every_page_loads_under_its_policy_cleanly_its_links_resolve_and_...)."""
     assert len(targets) >= len(pages)
 
     def load(url: str) -> tuple[int, set[str]]:

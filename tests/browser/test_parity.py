@@ -1,4 +1,5 @@
-"""Every figure on every page equals, character for character, the results cell it names."""
+"""Every figure on every page equals, character for character, the results cell it names (checked on the walk over
+every page of tests/browser/test_csp.py)."""
 
 from __future__ import annotations
 
@@ -23,35 +24,21 @@ def show_every_row(page) -> None:  # type: ignore[no-untyped-def]
         page.evaluate("() => document.querySelectorAll('.fig-show-all:not([hidden])').forEach((b) => b.click())")
 
 
-def test_every_figure_equals_its_cell_and_internal_links_and_anchors_resolve(tab, server, pages, site_dir):
-    """One walk over every page: each page's links and ids are read as soon as it has loaded (tests/browser/
-    test_pages.py's read_links; check_links then checks them), then every figure on it equals its cell; on the
-    figure index, every registered figure is shown."""
-    from tests.browser.test_pages import check_links, read_links
-
-    tables: dict[str, dict] = {}
-    page = tab()
-    checked = 0
-    targets: dict[str, set[str]] = {}
-    loaded: dict[str, tuple[int, set[str]]] = {}
-    registered = False
-    for path in pages:
-        resp = page.goto(server + path)
-        read_links(page, server, path, resp, loaded, targets)
-        show_every_row(page)
-        figures = page.evaluate(COLLECT)
-        if path == "figures/":
-            index = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
-            assert {f["key"] for f in figures} == {f["key"] for f in index}
-            registered = True
-        for f in figures:
-            if f["file"] not in tables:
-                tables[f["file"]] = cells(source_path(f["file"]))
-            found = tables[f["file"]].get((f["section"], tuple(json.loads(f["row"])), f["col"]))
-            assert found, f"{path}: {f['key']}: no cell {f['section']} / {f['row']} / {f['col']} in {f['file']}"
-            assert len(found) == 1, f"{path}: {f['key']}: the cell is ambiguous in {f['file']}"
-            assert f["text"] == found[0], f"{path}: {f['key']} shows {f['text']!r}, the cell reads {found[0]!r}"
-            checked += 1
-    assert checked > 100
-    assert registered, "the walk did not reach the figure index"
-    check_links(page, server, pages, loaded, targets)
+def check_figures(page, path: str, site_dir, tables: dict[str, dict]) -> tuple[int, bool]:  # type: ignore[no-untyped-def]
+    """Every figure on ``page`` (``path`` loaded, its figure index's rows all shown) equals its cell (the cells read
+    from the results files are kept in ``tables``, by file): how many were checked, and whether this page is the
+    figure index (checked to show every registered figure). The walk over every page that reads them is
+    tests/browser/test_csp.py's (test_every_page_loads_under_its_policy_..._and_its_figures_equal_their_cells)."""
+    figures = page.evaluate(COLLECT)
+    index = path == "figures/"
+    if index:
+        registered = json.loads((site_dir / "figures.json").read_text(encoding="utf-8"))["figures"]
+        assert {f["key"] for f in figures} == {f["key"] for f in registered}
+    for f in figures:
+        if f["file"] not in tables:
+            tables[f["file"]] = cells(source_path(f["file"]))
+        found = tables[f["file"]].get((f["section"], tuple(json.loads(f["row"])), f["col"]))
+        assert found, f"{path}: {f['key']}: no cell {f['section']} / {f['row']} / {f['col']} in {f['file']}"
+        assert len(found) == 1, f"{path}: {f['key']}: the cell is ambiguous in {f['file']}"
+        assert f["text"] == found[0], f"{path}: {f['key']} shows {f['text']!r}, the cell reads {found[0]!r}"
+    return len(figures), index

@@ -50,27 +50,6 @@ SPLIT_JS = """async () => {
 WIDE_JS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
-def test_no_word_in_a_table_breaks_at_320_px(browser, server, pages):
-    context = browser.new_context(viewport={"width": WIDTH, "height": 640})
-    page = context.new_page()
-    split, seen = [], 0
-    try:
-        for path in pages:
-            page.goto(server + path)
-            page.wait_for_load_state("load")
-            for chart in page.evaluate("[...document.querySelectorAll('figure.chart[data-chart]')].map((f) => f.id)"):
-                page.wait_for_selector(f"#{chart}[data-ready='true']", state="attached", timeout=30_000)
-            if page.locator("article.figures[data-figures]").count():  # the figure index, drawn from figures.json
-                page.wait_for_selector("article.figures[data-ready='true']", state="attached", timeout=30_000)
-            seen += page.evaluate("document.querySelectorAll('table').length")
-            split += [f"/{path} {s}" for s in page.evaluate(SPLIT_JS)]
-            assert page.evaluate(WIDE_JS) <= 0, f"/{path} is wider than the screen at {WIDTH} px"
-    finally:
-        context.close()
-    assert seen > 0
-    assert not split, f"{len(split)} words split over two lines:\n" + "\n".join(split[:40])
-
-
 # ------------------------------------------------------------------------------------------------ touch targets
 
 TARGETS_JS = """() => [...document.querySelectorAll(
@@ -91,42 +70,29 @@ APART_JS = """() => [...document.querySelectorAll('figure.chart input[type=check
   .map(([b, l]) => b.id + ' / ' + l.textContent.trim().slice(0, 40))"""
 
 
-# At 390 px the same is checked on the load of each page that tests/browser/test_reader.py's phone walk reads
-# (test_tables_scroll_in_a_labelled_region_and_charts_name_their_series_and_targets_fit_a_phone)
-@pytest.mark.parametrize("width", [320])
-def test_controls_are_24_px_targets_and_boxes_keep_their_labels(browser, server, pages, width):
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    page = context.new_page()
+def test_no_word_in_a_table_breaks_and_controls_are_24_px_targets_with_their_labels_at_320_px(tab, server, pages):
+    """At 320 px, on one load of each page, once its charts (and the figure index) are drawn: every control is a
+    target of at least 24 px and every check box keeps its label on its line; then, every chart's data table opened
+    and the tables that start hidden shown, no word of any table is split over two lines and the page is no wider
+    than the screen. At 390 px the same is checked on the load of each page that tests/browser/test_reader.py's
+    phone walk reads (test_tables_scroll_in_a_labelled_region_and_charts_name_their_series_and_targets_fit_a_phone),
+    the decks' tables among them."""
+    page = tab(viewport={"width": WIDTH, "height": 640})
     small, apart = [], []
-    try:
-        for path in pages:
-            page.goto(server + path)
-            page.wait_for_load_state("load")
-            for chart in page.evaluate("[...document.querySelectorAll('figure.chart[data-chart]')].map((f) => f.id)"):
-                page.wait_for_selector(f"#{chart}[data-ready='true']", state="attached", timeout=30_000)
-            small += [f"/{path} {t[0]} {t[1]}: {t[2]:.0f}×{t[3]:.0f}" for t in page.evaluate(TARGETS_JS)]
-            apart += [f"/{path} {a}" for a in page.evaluate(APART_JS)]
-    finally:
-        context.close()
+    split, seen = [], 0
+    for path in pages:
+        page.goto(server + path)
+        page.wait_for_load_state("load")
+        for chart in page.evaluate("[...document.querySelectorAll('figure.chart[data-chart]')].map((f) => f.id)"):
+            page.wait_for_selector(f"#{chart}[data-ready='true']", state="attached", timeout=30_000)
+        if page.locator("article.figures[data-figures]").count():  # the figure index, drawn from figures.json
+            page.wait_for_selector("article.figures[data-ready='true']", state="attached", timeout=30_000)
+        small += [f"/{path} {t[0]} {t[1]}: {t[2]:.0f}×{t[3]:.0f}" for t in page.evaluate(TARGETS_JS)]
+        apart += [f"/{path} {a}" for a in page.evaluate(APART_JS)]
+        seen += page.evaluate("document.querySelectorAll('table').length")
+        split += [f"/{path} {s}" for s in page.evaluate(SPLIT_JS)]
+        assert page.evaluate(WIDE_JS) <= 0, f"/{path} is wider than the screen at {WIDTH} px"
+    assert seen > 0
+    assert not split, f"{len(split)} words split over two lines:\n" + "\n".join(split[:40])
     assert not small, "controls under 24 px:\n" + "\n".join(small[:40])
     assert not apart, "a box on one line, its label on the next:\n" + "\n".join(apart[:40])
-
-
-def test_deck_tables_keep_their_words_whole_on_a_390_px_phone(browser, server, pages):
-    """Every table of every deck, on the slide cards and in their Article: blocks, at a phone's 390 px."""
-    decks = [p for p in pages if "/decks/" in p and p.count("/") == 3]
-    assert decks
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    split, seen = [], 0
-    try:
-        for path in decks:
-            page.goto(server + path)
-            page.wait_for_load_state("load")
-            seen += page.evaluate("document.querySelectorAll('section.slide table').length")
-            split += [f"/{path} {s}" for s in page.evaluate(SPLIT_JS)]
-            assert page.evaluate(WIDE_JS) <= 0, f"/{path} is wider than the screen at 390 px"
-    finally:
-        context.close()
-    assert seen > 20
-    assert not split, f"{len(split)} words split over two lines:\n" + "\n".join(split[:40])

@@ -45,23 +45,6 @@ def is_deck(path: str) -> bool:
 # ------------------------------------------------------------------------------------------------ phones
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_page_is_wider_than_a_phone(tab, server, every_page, width):
-    page = tab(viewport={"width": width, "height": 800}, has_touch=True, is_mobile=True)
-    errors: list[str] = []
-    tab.on(page, "console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    tab.on(page, "pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    wide: dict[str, int] = {}
-    for path in every_page:
-        page.goto(server + path)
-        settle(page)
-        got = page.evaluate("document.documentElement.scrollWidth")
-        if got > width:
-            wide[path] = got
-    assert wide == {}, f"pages wider than {width} px"
-    assert errors == []
-
-
 def test_tables_scroll_in_a_labelled_region_and_charts_name_their_series_and_targets_fit_a_phone(
     tab, server, every_page
 ):
@@ -73,12 +56,16 @@ def test_tables_scroll_in_a_labelled_region_and_charts_name_their_series_and_tar
       chart's own series toggles, which every chart with named series has (the explorer's, else the ones
       charts/a11y.js makes);
     - every control is a target of at least 24 px and every check box keeps its label on its line
-      (tests/browser/test_phone_tables.py checks the same at 320 px)."""
-    from tests.browser.test_phone_tables import APART_JS, TARGETS_JS
+      (tests/browser/test_phone_tables.py checks the same at 320 px);
+    - on a deck, last (its charts' data tables opened, the tables that start hidden shown), no word of a table, on
+      the slide cards or in their Article: blocks, is split over two lines, and the page is no wider than the screen
+      (tests/browser/test_phone_tables.py checks every page's tables at 320 px)."""
+    from tests.browser.test_phone_tables import APART_JS, SPLIT_JS, TARGETS_JS, WIDE_JS
 
     page = tab(viewport={"width": 390, "height": 800})
     scrolled, seen = 0, 0
     small, apart = [], []
+    decks, deck_tables, split = 0, 0, []
     for path in every_page:
         page.goto(server + path)
         wraps = page.eval_on_selector_all(
@@ -113,10 +100,18 @@ def test_tables_scroll_in_a_labelled_region_and_charts_name_their_series_and_tar
                 assert chart.evaluate("gd => !!gd.closest('figure').querySelector('.explorer-toggles')"), path
         small += [f"/{path} {t[0]} {t[1]}: {t[2]:.0f}×{t[3]:.0f}" for t in page.evaluate(TARGETS_JS)]
         apart += [f"/{path} {a}" for a in page.evaluate(APART_JS)]
+        if is_deck(path):
+            decks += 1
+            deck_tables += page.evaluate("document.querySelectorAll('section.slide table').length")
+            split += [f"/{path} {s}" for s in page.evaluate(SPLIT_JS)]
+            assert page.evaluate(WIDE_JS) <= 0, f"/{path} is wider than the screen at 390 px"
     assert scrolled > 0, "no table was wide enough at 390 px to try"
     assert seen > 0
     assert not small, "controls under 24 px:\n" + "\n".join(small[:40])
     assert not apart, "a box on one line, its label on the next:\n" + "\n".join(apart[:40])
+    assert decks
+    assert deck_tables > 20
+    assert not split, f"{len(split)} words split over two lines in the decks' tables:\n" + "\n".join(split[:40])
 
 
 # ------------------------------------------------------------------------------------------------ number cards
@@ -267,14 +262,27 @@ def test_number_cards_open_on_hover_and_focus_inside_the_viewport(tab, server, e
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_number_cards_open_on_tap_and_a_second_tap_follows(tab, server, every_page, width):
+def test_no_page_is_wider_than_a_phone_and_number_cards_open_on_tap(tab, server, every_page, width):
+    """At a phone's size, on one load of each page (the checks read it in turn, each as it did on a load of its own):
+
+    - once the page is read, it is no wider than the phone; no page logs an error or a warning (nor a page a second
+      tap leads to);
+    - each sampled figure opens its card inside the viewport on a first tap, without following its link; Escape closes
+      it; on the first pages, a second tap follows the link."""
     height = 700
     page = tab(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+    errors: list[str] = []
+    tab.on(page, "console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    tab.on(page, "pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    wide: dict[str, int] = {}
     tapped = 0
     followed = 0
     for path in every_page:
         page.goto(server + path)
         settle(page)
+        got = page.evaluate("document.documentElement.scrollWidth")
+        if got > width:
+            wide[path] = got
         figs = sample(page, 3)
         for fig in figs:
             before = page.url
@@ -296,7 +304,10 @@ def test_number_cards_open_on_tap_and_a_second_tap_follows(tab, server, every_pa
             with page.expect_navigation():
                 fig.tap()
             assert page.url == href, "a second tap follows the link"
+            settle(page)  # the page the link leads to is read whole (its console is listened to) before the next
             followed += 1
+    assert wide == {}, f"pages wider than {width} px"
+    assert errors == []
     assert tapped > 10 and followed > 0
 
 
@@ -394,12 +405,18 @@ def test_every_keyed_results_cell_is_a_figure(site_dir: Path):
 # ------------------------------------------------------------------------------------------------ keyboard, screen readers
 
 
-def test_skip_link_comes_first_and_a_charts_series_checkboxes_print_as_its_colour_key(tab, server, every_page):
-    """On one load of each page: the skip link is the first thing the keyboard reaches (read as soon as the page has
-    loaded), and once the page is read, each chart's series checkboxes print as a key of the series drawn (on paper
-    there is nothing to tick)."""
+def test_skip_link_comes_first_charts_have_a_caption_and_a_data_table_and_series_checkboxes_print_as_a_key(
+    tab, server, every_page
+):
+    """On one load of each page (the checks read it in turn, each as it did on a load of its own):
+
+    - the skip link is the first thing the keyboard reaches (read as soon as the page has loaded);
+    - once the page is read, each chart has a caption and a data table that its toggle opens and closes, and nothing
+      of Plotly is in the tab order;
+    - then each chart's series checkboxes print as a key of the series drawn (on paper there is nothing to tick)."""
     page = tab()
     checked = 0
+    charts = 0
     for path in every_page:
         page.goto(server + path)
         page.keyboard.press("Tab")
@@ -409,6 +426,27 @@ def test_skip_link_comes_first_and_a_charts_series_checkboxes_print_as_its_colou
         page.keyboard.press("Enter")
         assert page.evaluate("() => document.activeElement.id") == "main", path
         settle(page)
+        for fig in page.locator("figure.chart[data-chart]").all():
+            charts += 1
+            name = fig.get_attribute("data-chart")
+            assert fig.locator(":scope > figcaption").count() == 1, f"{path}: {name} has no caption"
+            plot = fig.locator(".js-plotly-plot").first
+            assert plot.get_attribute("role") == "img" and (plot.get_attribute("aria-label") or "").startswith("Chart")
+            focusable = plot.evaluate(
+                "p => Array.from(p.querySelectorAll('a[href], button, input, select, [tabindex]'))"
+                ".filter(e => e.tabIndex >= 0 && e.getClientRects().length).length"
+            )
+            assert focusable == 0, f"{path}: {name}: Plotly elements in the tab order"
+            assert plot.locator(".modebar").count() == 0 or not plot.locator(".modebar").first.is_visible()
+            toggle = fig.locator(":scope > .chart-data-toggle")
+            assert toggle.get_attribute("aria-expanded") == "false"
+            toggle.focus()
+            page.keyboard.press("Enter")
+            assert toggle.get_attribute("aria-expanded") == "true"
+            data = page.locator("#" + toggle.get_attribute("aria-controls"))
+            assert data.is_visible() and data.locator("table tbody tr").count() > 0, f"{path}: {name}"
+            toggle.click()
+            assert not data.is_visible()
         sets = page.locator("figure.chart .explorer-toggles")
         if not sets.count():
             continue
@@ -428,37 +466,8 @@ def test_skip_link_comes_first_and_a_charts_series_checkboxes_print_as_its_colou
             assert first.is_visible(), f"{path}: a series drawn is missing from the printed key"
         page.emulate_media(media="screen")
         checked += 1
-    assert checked >= 6  # the explorers with series checkboxes
-
-
-def test_charts_have_a_caption_a_data_table_and_nothing_of_plotly_in_the_tab_order(tab, server, every_page):
-    page = tab(viewport={"width": 1280, "height": 800})
-    charts = 0
-    for path in every_page:
-        page.goto(server + path)
-        settle(page)
-        for fig in page.locator("figure.chart[data-chart]").all():
-            charts += 1
-            name = fig.get_attribute("data-chart")
-            assert fig.locator(":scope > figcaption").count() == 1, f"{path}: {name} has no caption"
-            plot = fig.locator(".js-plotly-plot").first
-            assert plot.get_attribute("role") == "img" and (plot.get_attribute("aria-label") or "").startswith("Chart")
-            focusable = plot.evaluate(
-                "p => Array.from(p.querySelectorAll('a[href], button, input, select, [tabindex]'))"
-                ".filter(e => e.tabIndex >= 0 && e.getClientRects().length).length"
-            )
-            assert focusable == 0, f"{path}: {name}: Plotly elements in the tab order"
-            assert plot.locator(".modebar").count() == 0 or not plot.locator(".modebar").first.is_visible()
-            toggle = fig.locator(":scope > .chart-data-toggle")
-            assert toggle.get_attribute("aria-expanded") == "false"
-            toggle.focus()
-            page.keyboard.press("Enter")
-            assert toggle.get_attribute("aria-expanded") == "true"
-            box = page.locator("#" + toggle.get_attribute("aria-controls"))
-            assert box.is_visible() and box.locator("table tbody tr").count() > 0, f"{path}: {name}"
-            toggle.click()
-            assert not box.is_visible()
     assert charts > 0
+    assert checked >= 6  # the explorers with series checkboxes
 
 
 # axe runs once per page and scheme; the pages are dealt into parts (every AXE_PARTS-th page), one test each, so

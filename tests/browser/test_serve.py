@@ -12,19 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT, REFERENCE, VENDOR
+from tests.conftest import PROJECT, REFERENCE, VENDOR, PrintedBuild
 
 pytestmark = pytest.mark.browser
 
 
-def test_edit_reloads_and_a_failed_rebuild_shows_its_error(browser, site_dir: Path, tmp_path: Path) -> None:
+def test_edit_reloads_and_a_failed_rebuild_shows_its_error(
+    browser, printed_build: PrintedBuild, tmp_path: Path
+) -> None:
     project = tmp_path / "project"
     for name in ("content", "templates", "data"):
         shutil.copytree(PROJECT / name, project / name)
-    # the results cache the run's own site was built with (site_dir): serve's first build takes the models' results
+    # the results cache the run's own site was built with (site_dir's): serve's first build takes the models' results
     # and the decks' PDFs from it instead of computing and printing them again (this test is about what follows)
-    if (PROJECT / ".cache").is_dir():
-        shutil.copytree(PROJECT / ".cache", project / ".cache", symlinks=True)
+    shutil.copytree(printed_build.cache, project / ".cache", symlinks=True)
     cmd = [sys.executable, "-m", "site_builder", "serve", "--project", str(project), "--port", "0"]
     cmd += ["--vendor", str(VENDOR), "--reference", str(REFERENCE), "--out", str(tmp_path / "site")]
     proc = subprocess.Popen(cmd, cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -16,6 +16,7 @@ from site_builder.build import Options, Summary, build
 from site_builder.errors import BuildError
 from site_builder.printing import store as pdf_store
 from tests.build.test_bad_inputs import Sandbox
+from tests.conftest import PrintedBuild
 
 DECKS = 5
 
@@ -31,13 +32,13 @@ def _pdfs(site: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def cold(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, bytes], list[str]]:
-    """One cold build with printing: its PDF store (the cache folder), its PDFs, and its log."""
-    box = Sandbox(tmp_path_factory.mktemp("cold"))
-    cache = box.root / "cache"
-    summary, log = _build(box, cache)
-    assert len(summary.printed) == DECKS
-    return cache, _pdfs(box.out), log
+def cold(printed_build: PrintedBuild) -> tuple[Path, dict[str, bytes], list[str]]:
+    """One cold build with printing: its PDF store (the cache folder), its PDFs, and its log. It is the run's printed
+    build of the project (tests/conftest.py), into a cache folder of its own that started empty, whose site the
+    browser tests read: the decks are printed once for both. The cases below build copies of the project (Sandbox)
+    with a copy of its store."""
+    assert len(printed_build.printed) == DECKS
+    return printed_build.cache, _pdfs(printed_build.site), printed_build.log
 
 
 def _box_with_store(tmp_path: Path, cold: tuple[Path, dict[str, bytes], list[str]]) -> tuple[Sandbox, Path]:

@@ -58,10 +58,14 @@
   }
 
   // Showing a slide: nothing on it is scaled (deck.css sizes everything for a 1280 x 720 slide); its charts
-  // are laid out again at the slide's width once it is shown.
+  // are laid out again at the slide's width once it is shown. While presenting, a slide's charts are drawn when it
+  // or a slide beside it is shown (site.js holds them until then: the others are not seen), all of them when the
+  // overview shows every slide or the presentation ends.
   function shown(section) {
     closeCards();
-    if (section) resizeCharts();
+    if (!section) return;
+    window.SiteCharts.load([section.previousElementSibling, section, section.nextElementSibling]);
+    resizeCharts();
   }
 
   // Keys typed into a focused control act on the control: reveal.js gets no key from a select, button,
@@ -188,6 +192,7 @@
   function present(startId) {
     unfit();
     if (deck) { deck.slide(indexOf(startId)); return; }
+    window.SiteCharts.hold(slides);
     if (typeof Reveal === "undefined") {
       const wasRestoring = restoring;
       loadReveal().then(function () {
@@ -236,6 +241,7 @@
       restoring = false;
       deck.on("slidechanged", function (e) { shown(e.currentSlide); writeURL(presentURL(e.currentSlide.id)); });
       deck.on("overviewhidden", function () { shown(deck.getCurrentSlide()); });
+      deck.on("overviewshown", function () { window.SiteCharts.load([slides]); });
       const first = deck.getCurrentSlide();
       if (!params.has("present") && !receiver) writeURL(presentURL(first.id));
       else if (!receiver) history.replaceState({ deck: true }, "", presentURL(first.id));
@@ -263,6 +269,7 @@
     overlay.remove();
     overlay = null;
     document.documentElement.classList.remove("deck-presenting");
+    window.SiteCharts.release(slides);
     if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(function () {});
     resizeCharts();
     if (current) {

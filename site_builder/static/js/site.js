@@ -276,6 +276,12 @@
   // DOMContentLoaded does not wait for them: Plotly and the chart files at once, then each chart's port and page code
   // when the chart comes near the viewport, and every other chart's when the page has loaded and the browser is
   // idle. Scripts inserted with async = false run in the order they were inserted (Plotly first).
+  //
+  // A deck being presented shows one slide at a time: deck.js holds its slides' charts (SiteCharts.hold) and has a
+  // slide's drawn when the slide or a slide beside it is shown (SiteCharts.load), and all of them when the overview
+  // opens or the presentation ends (SiteCharts.release). A deck opened presenting (?present, a speaker-view preview)
+  // holds them before the page is parsed to its end, so Plotly itself loads only when a shown slide has a chart.
+  window.SiteCharts = { hold: function () {}, load: function () {}, release: function () {} };
   const spec = document.getElementById("chart-scripts");
   if (spec) {
     const list = JSON.parse(spec.textContent);
@@ -288,7 +294,12 @@
       el.async = false;
       document.body.appendChild(el);
     };
-    list.first.forEach(add);
+    let started = false;
+    const start = function () {
+      if (started) return;
+      started = true;
+      list.first.forEach(add);
+    };
     // The files of a list named for an explorer: ".../NAME.js" (its code), ".../NAME.json" (its payload)
     const named = function (srcs, name, ext) {
       return srcs.filter(function (src) { return src.slice(-name.length - ext.length - 1) === "/" + name + ext; });
@@ -316,6 +327,7 @@
     const figures = Array.from(document.querySelectorAll("figure.chart[data-chart]"));
     const codeOf = function (fig) {
       const name = fig.dataset.chart;
+      start();
       payload(name).then(function () {
         named(list.charts, name, ".js").forEach(add);
       }, function (e) {
@@ -325,17 +337,40 @@
         console.error("chart " + name + ": its data did not load (" + e.message + ")");
       });
     };
-    const rest = function () { figures.forEach(codeOf); };
+    // the elements whose charts wait to be asked for (a presented deck's slides)
+    const holders = new Set();
+    const held = function (fig) {
+      return Array.from(holders).some(function (h) { return h.contains(fig); });
+    };
+    const rest = function () { figures.forEach(function (f) { if (!held(f)) codeOf(f); }); };
+    window.SiteCharts = {
+      hold: function (el) { holders.add(el); },
+      // the charts inside any of `els` (elements; null or undefined skipped), held or not
+      load: function (els) {
+        figures.forEach(function (f) {
+          if (els.some(function (el) { return el && el.contains(f); })) codeOf(f);
+        });
+      },
+      release: function (el) { holders.delete(el); rest(); },
+    };
     if ("IntersectionObserver" in window) {
       const seen = new IntersectionObserver(function (entries) {
-        entries.forEach(function (e) { if (e.isIntersecting) { seen.unobserve(e.target); codeOf(e.target); } });
+        entries.forEach(function (e) {
+          if (e.isIntersecting && !held(e.target)) { seen.unobserve(e.target); codeOf(e.target); }
+        });
       }, { rootMargin: "600px 0px" });
       figures.forEach(function (f) { seen.observe(f); });
       const idle = function () { if (window.requestIdleCallback) requestIdleCallback(rest, { timeout: 3000 }); else setTimeout(rest, 200); };
       if (document.readyState === "complete") idle(); else window.addEventListener("load", idle);
     } else {
-      rest();
+      // no observer: every chart not held at once (deck.js holds a presented deck's before the page's end)
+      document.addEventListener("DOMContentLoaded", rest);
     }
+    // Plotly and the chart files, unless every chart of the page is held: deck.js, which runs after this file and
+    // before DOMContentLoaded, holds a deck's when it opens presenting
+    document.addEventListener("DOMContentLoaded", function () {
+      if (!figures.length || !figures.every(held)) start();
+    });
   }
 
   // ---------------------------------------------------------------------------------------- print
