@@ -90,6 +90,16 @@ def pages(site_dir: Path) -> list[str]:
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}  # Playwright's, for a context made without one
 
 
+def take_tab(browser: Any, **options: Any) -> tuple[Hashable, Any]:
+    """A kept tab (tests/browser/tabs.py) of a context made with ``options`` (Playwright's ``new_context``
+    arguments), and its key for ``TABS.give_back``. The viewport is the tab's own (Playwright's set_viewport_size, as
+    a context made with it has it): tabs are kept by the context's other options, so tests at different sizes share a
+    context, its cache among them."""
+    viewport = options.pop("viewport", DEFAULT_VIEWPORT)
+    key = ("context", id(browser), repr(sorted(options.items())))
+    return key, TABS.take(key, viewport, lambda: browser.new_context(viewport=viewport, **options).new_page())
+
+
 class TabTaker:
     """``tab(**options)``: a tab of a browser context made with ``options`` (Playwright's ``new_context`` arguments),
     kept between tests (tests/browser/tabs.py). A test that listens to the tab's events adds its listeners with
@@ -102,11 +112,7 @@ class TabTaker:
         self._listeners: list[tuple[Any, str, Callable[[Any], object]]] = []
 
     def __call__(self, **options: Any) -> Any:
-        # The viewport is the tab's own (Playwright's set_viewport_size, as a context made with it has it): tabs are
-        # kept by the context's other options, so tests at different sizes share a context, its cache among them.
-        viewport = options.pop("viewport", DEFAULT_VIEWPORT)
-        key = ("context", id(self._browser), repr(sorted(options.items())))
-        page = TABS.take(key, viewport, lambda: self._browser.new_context(viewport=viewport, **options).new_page())
+        key, page = take_tab(self._browser, **options)
         self._taken.append((key, page))
         return page
 

@@ -19,6 +19,8 @@ import pytest
 
 from site_builder.printing import pdf
 from site_builder.render.links import check_site
+from tests.browser.conftest import take_tab
+from tests.browser.tabs import TABS
 
 pypdf = pytest.importorskip("pypdf")
 PDFTOPPM = shutil.which("pdftoppm") or "/usr/bin/pdftoppm"
@@ -75,12 +77,12 @@ def _measure(page: Any, server: str, url: str, print_with_browser: bool = True) 
 
 @contextlib.contextmanager
 def print_tab(browser: Any) -> Iterator[Any]:
-    """A tab of a browser context of its own, at the print's size, in the light scheme."""
-    context = browser.new_context(viewport={"width": pdf.WIDTH, "height": pdf.HEIGHT}, color_scheme="light")
+    """A kept tab of the light scheme's context (tests/browser/conftest.py's take_tab), at the print's size."""
+    key, page = take_tab(browser, viewport={"width": pdf.WIDTH, "height": pdf.HEIGHT}, color_scheme="light")
     try:
-        yield context.new_page()
+        yield page
     finally:
-        context.close()
+        TABS.give_back(key, page)
 
 
 @pytest.fixture(scope="module")

@@ -223,24 +223,20 @@ def too_close(styles: list[list[str]]) -> tuple[list[str], int, float]:
 
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_pair_of_series_stays_apart_in_colour_blindness(browser, server, site_dir, scheme):
+def test_every_pair_of_series_stays_apart_in_colour_blindness(tab, server, site_dir, scheme):
     pages = explorer_pages(site_dir)
     assert len(pages) == 8, pages
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
-    page = context.new_page()
+    page = tab(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     problems, report = [], []
-    try:
-        for name, path in sorted(pages.items()):
-            page.goto(server + path)
-            page.wait_for_selector(f"#chart-{name}[data-ready='true']", state="attached", timeout=30_000)
-            assert page.evaluate("document.documentElement.dataset.theme") == scheme
-            page.evaluate(SHOW_ALL_JS, name)
-            styles = page.evaluate(STYLES_JS, name)
-            assert styles, f"{name}: no series read from the chart"
-            bad, pairs, least = too_close(styles)
-            report.append(f"{name}: {len({s[1] for s in styles})} series, {pairs} pairs, least ΔE {least:.1f}")
-            problems += [f"{name} ({scheme}): {b}" for b in bad]
-    finally:
-        context.close()
+    for name, path in sorted(pages.items()):
+        page.goto(server + path)
+        page.wait_for_selector(f"#chart-{name}[data-ready='true']", state="attached", timeout=30_000)
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        page.evaluate(SHOW_ALL_JS, name)
+        styles = page.evaluate(STYLES_JS, name)
+        assert styles, f"{name}: no series read from the chart"
+        bad, pairs, least = too_close(styles)
+        report.append(f"{name}: {len({s[1] for s in styles})} series, {pairs} pairs, least ΔE {least:.1f}")
+        problems += [f"{name} ({scheme}): {b}" for b in bad]
     print("\n".join(report))
     assert not problems, "\n".join(problems)

@@ -294,6 +294,20 @@ def test_a_number_clicked_on_a_slide_opens_its_card_in_the_presentation(tab, ser
     assert not card.is_visible()
 
 
+def test_a_deck_opened_presenting_whose_reveal_does_not_load_shows_its_article(tab, server, decks):
+    """A deck opened presenting keeps its slides out of the article's layout until reveal.js is in (deck.js): when
+    reveal.js does not load, the article's slides are shown again."""
+    page = tab(viewport={"width": 1280, "height": 720})
+    page.route("**/vendor/reveal/reveal.js", lambda route: route.abort())
+    try:
+        page.goto(server + decks[0] + "?present")
+        page.wait_for_function("() => !document.documentElement.classList.contains('deck-opening')")
+        assert page.locator(".deck-slides > section.slide").first.is_visible()
+        assert page.locator(".deck-present-overlay").count() == 0
+    finally:
+        page.unroute("**/vendor/reveal/reveal.js")
+
+
 NOTES = "() => { const n = document.querySelector('.speaker-controls-notes:not(.hidden) .value'); return n ? n.innerText.trim() : null; }"
 PREVIEW = "sel => { const f = document.querySelector(sel + ' iframe'); return f && f.contentWindow.SiteDeck ? f.contentWindow.SiteDeck.current() : null; }"
 

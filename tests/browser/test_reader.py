@@ -311,8 +311,8 @@ def test_no_page_is_wider_than_a_phone_and_number_cards_open_on_tap(tab, server,
     assert tapped > 10 and followed > 0
 
 
-def test_enter_follows_a_figure_and_the_card_gives_pages_and_published_values(browser, server):
-    page = browser.new_page(viewport={"width": 1024, "height": 700})
+def test_enter_follows_a_figure_and_the_card_gives_pages_and_published_values(tab, server):
+    page = tab(viewport={"width": 1024, "height": 700})
     page.goto(server + "fopttrn/analysis/results/")
     fig = page.locator('a.fig[data-fig="ana.precision.bf16.enob_range"]').first
     fig.scroll_into_view_if_needed()
@@ -329,7 +329,7 @@ def test_enter_follows_a_figure_and_the_card_gives_pages_and_published_values(br
     assert page.url == href
     # a card reads its key's file of figures/cards/ (once per file), when it first opens; never figures.json
     requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
+    tab.on(page, "request", lambda r: requests.append(r.url))
     page.goto(server + "cit/", wait_until="networkidle")
     assert not any("/figures/" in u or u.endswith("figures.json") for u in requests)
     figs = page.locator("main a.fig:visible")
@@ -342,7 +342,6 @@ def test_enter_follows_a_figure_and_the_card_gives_pages_and_published_values(br
 
     wanted = sorted({server + file_of(k) for k in keys})
     assert sorted(u for u in requests if "/figures/" in u or u.endswith("figures.json")) == wanted
-    page.close()
 
 
 def test_each_figure_is_in_the_card_file_the_page_script_fetches_for_it(tab, server, site_dir: Path):
@@ -508,9 +507,10 @@ def test_axe_finds_nothing_serious_on_any_page_and_dark_pages_print_in_ink(tab, 
 # ------------------------------------------------------------------------------------------------ dark mode
 
 
-def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, server, every_page):
-    context = browser.new_context(color_scheme="light")
-    page = context.new_page()
+def test_dark_mode_follows_the_system_and_the_toggle_persists(tab, server, every_page):
+    """The toggle's choice, kept in the tab's storage, against the system's light scheme; then, in a tab whose storage
+    holds no choice, the system's dark scheme. (A kept tab's storage is cleared when its test gives it back.)"""
+    page = tab(color_scheme="light")
     page.goto(server + "cit/")
     settle(page)
     toggle = page.locator("[data-theme-toggle]")
@@ -529,24 +529,22 @@ def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, server, e
         " getComputedStyle(gd.querySelector('.xtick text')).fill === getComputedStyle(document.body).color; }",
         timeout=5_000,
     )
-    # the choice persists across a reload and on every other page
+    # the choice persists across a reload and on every other page: read once the page is parsed and its deferred
+    # scripts have run (theme.js sets the theme in the head, before the first paint; the style sheets are in by then)
     page.reload()
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     for path in every_page:
-        page.goto(server + path)
+        page.goto(server + path, wait_until="domcontentloaded")
         assert page.evaluate("document.documentElement.dataset.theme") == "dark", path
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == dark_bg, path
     page.locator("[data-theme-toggle]").click()
     page.reload()
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
-    context.close()
     # with no choice made, the system's setting decides
-    context = browser.new_context(color_scheme="dark")
-    page = context.new_page()
+    page = tab(color_scheme="dark")
     page.goto(server + "cit/")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert page.locator("[data-theme-toggle]").get_attribute("aria-pressed") == "true"
-    context.close()
 
 
 # ------------------------------------------------------------------------------------------------ print

@@ -194,12 +194,15 @@
     if (deck) { deck.slide(indexOf(startId)); return; }
     window.SiteCharts.hold(slides);
     if (typeof Reveal === "undefined") {
+      // Until reveal.js is in, the slides are not laid out in the article (deck.css): they are about to move into
+      // the presentation (a deck opened presenting is not drawn as an article first). They come back if it fails.
+      document.documentElement.classList.add("deck-opening");
       const wasRestoring = restoring;
       loadReveal().then(function () {
         const before = restoring;
         restoring = wasRestoring;
         try { if (!deck) present(startId); } finally { restoring = before; }
-      });
+      }, function () { document.documentElement.classList.remove("deck-opening"); });
       return;
     }
     overlay = document.createElement("div");
@@ -222,6 +225,7 @@
     document.documentElement.classList.add("deck-presenting");
     slides.classList.add("slides");
     reveal.appendChild(slides);
+    document.documentElement.classList.remove("deck-opening");
     const plugins = typeof RevealNotes !== "undefined" && !receiver ? [RevealNotes] : [];
     deck = new Reveal(reveal, {
       embedded: true, width: 1280, height: 720, display: "flex", margin: 0.04, minScale: 0.1, maxScale: 3, center: false,
